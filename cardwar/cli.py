@@ -1,0 +1,180 @@
+"""The ``cardwar`` command: ``play``, ``simulate``, ``shuffle`` and ``serve``.
+
+Bad input exits with status 2 and one line on stderr naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .engine import (
+    CardError,
+    OptionError,
+    Setup,
+    cards_text,
+    commitment,
+    game_json,
+    get_variant,
+    parse_cards,
+    parse_hands,
+    shuffled_deck,
+    simulate,
+)
+
+
+class UsageError(Exception):
+    """Bad command-line input; printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cardwar", description="Play Peace (War in reverse) and War.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play one game and print how it went")
+    play.add_argument("--variant", choices=["peace", "war"], default="peace")
+    play.add_argument("--players", type=int, default=None)
+    src = play.add_mutually_exclusive_group()
+    src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
+    src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."')
+    src.add_argument("--hands", help='each seat\'s pile, top first: "2C 5D / 9H 3S"')
+    play.add_argument("--face-down", type=int, default=None, dest="face_down")
+    play.add_argument("--log", action="store_true", help="include every battle")
+    play.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
+    sim.add_argument("--variant", choices=["peace", "war"], default="peace")
+    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--games", type=int, required=True)
+    sim.add_argument("--seed", default="sim")
+    sim.add_argument("--face-down", type=int, default=None, dest="face_down")
+
+    shuf = sub.add_parser("shuffle", help="print the commitment and the deck for a seed")
+    shuf.add_argument("--seed", required=True)
+
+    serve = sub.add_parser("serve", help="start the web site")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
+    serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
+    return p
+
+
+def _setup(args: argparse.Namespace) -> Setup:
+    variant = get_variant(args.variant)
+    if args.hands is not None:
+        hands = parse_hands(args.hands)
+        if args.players is not None and args.players != len(hands):
+            raise UsageError(f"--players {args.players} but --hands gives {len(hands)} piles")
+        return Setup.from_hands(variant, hands, args.face_down)
+    players = variant.default_players if args.players is None else args.players
+    if args.deck is not None:
+        deck = parse_cards(args.deck)
+        if len(deck) < players:
+            raise UsageError(f"--deck has {len(deck)} cards, fewer than {players} players")
+        return Setup.from_deck(variant, players, deck, args.face_down)
+    if args.seed is None:
+        raise UsageError("give one of --seed, --deck or --hands")
+    return Setup.from_seed(variant, players, args.seed, args.face_down)
+
+
+_REASONS = {
+    "all_cards": "holds every card in play",
+    "battle_limit": "the battle limit was reached",
+    "unresolvable": "a tie nobody could break: no cards left to turn",
+    "cycle": "the game repeats itself forever",
+}
+
+
+def _describe(record: dict[str, Any]) -> str:
+    lines = [
+        f"{record['variant'].capitalize()}, {record['players']} players"
+        + (f", seed {record['seed']!r}" if record["seed"] is not None else ""),
+    ]
+    for seat, battle in record["eliminated"].items():
+        lines.append(f"  seat {seat} went out in battle {battle}")
+    if record["outcome"] == "win":
+        lines.append(
+            f"Seat {record['winner']} wins after {record['battles']} battles: "
+            + _REASONS[record["reason"]]
+        )
+    else:
+        lines.append(f"Draw after {record['battles']} battles: {_REASONS[record['reason']]}")
+    lines.append("Cards at the end: " + ", ".join(
+        f"seat {s}: {n}" for s, n in enumerate(record["final_counts"])
+    ))
+    return "\n".join(lines)
+
+
+def _play(args: argparse.Namespace) -> None:
+    record = game_json(_setup(args), log=args.log)
+    if args.json:
+        print(json.dumps(record))
+        return
+    if args.log:
+        for b in record["log"]:
+            up = " ".join(c or "--" for c in b["face_up"])
+            extra = f", {len(b['peaces'])} peace(s)" if b["peaces"] else ""
+            who = "nobody" if b["winner"] is None else f"seat {b['winner']}"
+            print(f"battle {b['battle']:>4}: {up} -> {who} takes {b['pot']}{extra}")
+    print(_describe(record))
+
+
+def _simulate(args: argparse.Namespace) -> None:
+    from tqdm import tqdm
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    variant = get_variant(args.variant)
+    variant.check(args.players, args.face_down)
+    start = time.perf_counter()
+    with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
+        stats = simulate(variant, args.players, args.games, args.seed, args.face_down, bar.update)
+    elapsed = time.perf_counter() - start
+    stats["seconds"] = round(elapsed, 3)
+    stats["games_per_s"] = round(args.games / elapsed, 1) if elapsed > 0 else None
+    print(json.dumps(stats))
+
+
+def _shuffle(args: argparse.Namespace) -> None:
+    print(f"commitment {commitment(args.seed)}")
+    print(f"deck {cards_text(shuffled_deck(args.seed))}")
+
+
+def _serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from .settings import Settings
+    from .web.app import create_app
+
+    overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
+    settings = Settings(**overrides)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 2 bad input)."""
+    try:
+        args = _parser().parse_args(argv)
+        {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve}[
+            args.command
+        ](args)
+    except (UsageError, CardError, OptionError, ValueError) as exc:
+        print(f"cardwar: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The rules of Peace and War, pure: no I/O, no asyncio, no web imports.
+
+Public API (RULES.md sections in brackets):
+
+* cards: :class:`Card`, :func:`parse_cards`, :func:`parse_hands`,
+  :func:`card_text`, :func:`deal` [1, 3]
+* variants: :data:`PEACE`, :data:`WAR`, :data:`VARIANTS`, :func:`get_variant` [2]
+* shuffle: :func:`shuffled_deck`, :func:`commitment`, :func:`new_seed` [9]
+* play: :class:`Game`, :class:`BattleResult`, :class:`PeaceStep` [4-7]
+* whole games: :class:`Setup`, :func:`play_fast`, :func:`game_json`,
+  :func:`simulate`
+* views: :func:`seat_view` (what a seat or spectator may see)
+"""
+
+from .cards import (
+    PACK_SIZE,
+    Card,
+    CardError,
+    card_text,
+    cards_text,
+    deal,
+    parse_card,
+    parse_cards,
+    parse_hands,
+    rank,
+)
+from .fast import Summary, play_fast, summarize
+from .game import BattleResult, Game, GameOverError, Outcome, PeaceStep, Reason
+from .records import Setup, battle_json, game_json
+from .shuffle import commitment, new_seed, shuffled_deck
+from .simulate import simulate
+from .variants import PEACE, STANDARD, VARIANTS, WAR, OptionError, Variant, get_variant
+from .view import SeatView, seat_view
+
+__all__ = [
+    "PACK_SIZE", "Card", "CardError", "card_text", "cards_text", "deal", "parse_card",
+    "parse_cards", "parse_hands", "rank", "Summary", "play_fast", "summarize",
+    "BattleResult", "Game", "GameOverError", "Outcome", "PeaceStep", "Reason", "Setup",
+    "battle_json", "game_json", "commitment", "new_seed", "shuffled_deck", "simulate",
+    "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Variant", "get_variant",
+    "SeatView", "seat_view",
+]

@@ -1,0 +1,98 @@
+"""Variants as data (RULES.md section 2).
+
+A variant is a row of parameters; adding a variant means adding a
+:class:`Variant` to :data:`VARIANTS`, not a code path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class OptionError(ValueError):
+    """An option the variant does not allow (players, face-down count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """The parameters of one game of the War family (RULES.md section 2).
+
+    Attributes:
+        name: the identifier, ``"peace"`` or ``"war"``.
+        low_wins: True when the lowest rank wins a battle (Peace).
+        face_down: face-down cards laid before the deciding card in a tie.
+        face_down_options: every face-down count the variant allows.
+        battle_limit: battles after which the game is a draw, or None.
+        players: the allowed player counts.
+        default_players: the number of players when none is given.
+        cycle_draw: True when a repeated position ends the game (section 7).
+        tie_word: the letters the face-down cards stand for, if any.
+    """
+
+    name: str
+    low_wins: bool
+    face_down: int
+    face_down_options: tuple[int, ...]
+    battle_limit: int | None
+    players: tuple[int, ...]
+    default_players: int
+    cycle_draw: bool
+    tie_word: str | None = None
+
+    def check(self, players: int, face_down: int | None = None) -> int:
+        """Validate options and return the face-down count to use.
+
+        Raises:
+            OptionError: ``players`` or ``face_down`` is not allowed here.
+        """
+        if players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
+        if face_down is None:
+            return self.face_down
+        if face_down not in self.face_down_options:
+            allowed = " or ".join(map(str, self.face_down_options))
+            raise OptionError(
+                f"{self.name} lays {allowed} face-down cards in a tie, not {face_down}"
+            )
+        return face_down
+
+
+WAR = Variant(
+    name="war",
+    low_wins=False,
+    face_down=3,
+    face_down_options=(3, 1),
+    battle_limit=None,
+    players=(2, 3, 4),
+    default_players=2,
+    cycle_draw=True,
+)
+
+PEACE = Variant(
+    name="peace",
+    low_wins=True,
+    face_down=5,
+    face_down_options=(5,),
+    battle_limit=1000,
+    players=(2, 3, 4),
+    default_players=2,
+    cycle_draw=False,
+    tie_word="PEACE",
+)
+
+#: Every variant by name; the standard game (War) is the reference for rule changes.
+VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR)}
+STANDARD = WAR
+
+
+def get_variant(name: str) -> Variant:
+    """Return the variant called ``name``.
+
+    Raises:
+        OptionError: no such variant.
+    """
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise OptionError(f"unknown variant {name!r}") from None

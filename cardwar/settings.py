@@ -1,0 +1,32 @@
+"""Server settings, from command-line flags or ``CARDWAR_*`` environment variables."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything a running site can be told.
+
+    Every field can be set from the environment as ``CARDWAR_<FIELD>``,
+    e.g. ``CARDWAR_DATABASE=postgresql+asyncpg://...``.
+
+    Attributes:
+        database: SQLAlchemy URL of the game store (default: SQLite file under ./var).
+        redis: Redis URL for live events across processes, or None (one process).
+        flip_timeout: seconds before a player who has not flipped is flipped for.
+        gone_after: seconds before a disconnected player is played for.
+        computer_delay: seconds a computer seat waits before it flips.
+        commit: the short commit shown in the footer when git is not available.
+        testing_stacked_deck: test-only: deal a short stacked deck (never in production).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="CARDWAR_", extra="ignore")
+
+    database: str = "sqlite+aiosqlite:///./var/cardwar.db"
+    redis: str | None = None
+    flip_timeout: float = 10.0
+    gone_after: float = 120.0
+    computer_delay: float = 0.8
+    commit: str | None = None
+    testing_stacked_deck: bool = False

@@ -1,0 +1,1 @@
+"""The web shell: FastAPI app, pages, WebSocket endpoint, i18n."""
