@@ -110,6 +110,24 @@ def winning_seats(variant: Variant, up: dict[int, Card]) -> list[int]:
     return [s for s in sorted(ranks) if ranks[s] == best]
 
 
+def check_piles(
+    variant: Variant, piles: Sequence[Sequence[Card]], face_down: int | None = None
+) -> int:
+    """Validate a deal for ``variant`` and return the face-down count to use.
+
+    Raises:
+        OptionError: ``face_down`` or the number of piles is not allowed.
+        ValueError: a card appears twice, or a pile is empty.
+    """
+    fd = variant.check(len(piles), face_down)
+    total = sum(len(p) for p in piles)
+    if len(set().union(*piles)) != total:
+        raise ValueError("a card appears twice")
+    if not all(piles):
+        raise ValueError("every seat needs at least one card")
+    return fd
+
+
 class Game:
     """A game in progress: piles by seat, played one battle at a time.
 
@@ -130,14 +148,9 @@ class Game:
         face_down: int | None = None,
     ) -> None:
         self.variant = variant
-        self.face_down = variant.check(len(piles), face_down)
-        all_cards = [c for p in piles for c in p]
-        if len(set(all_cards)) != len(all_cards):
-            raise ValueError("a card appears twice")
-        if any(not p for p in piles):
-            raise ValueError("every seat needs at least one card")
+        self.face_down = check_piles(variant, piles, face_down)
         self.piles: list[deque[Card]] = [deque(p) for p in piles]
-        self.cards_in_play = len(all_cards)
+        self.cards_in_play = sum(len(p) for p in piles)
         self.battles = 0
         self.pot: list[Card] = []
         self.eliminated: dict[int, int] = {}

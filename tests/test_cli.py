@@ -1,0 +1,256 @@
+"""The real ``cardwar`` console script, run through subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardwar.engine import PEACE, WAR, Setup, cards_text, game_json, parse_cards, shuffled_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+_SCRIPT = Path(sys.executable).parent / "cardwar"
+CARDWAR = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "cardwar.cli"]
+
+GAME_KEYS = {
+    "variant": str,
+    "players": int,
+    "seed": (str, type(None)),
+    "face_down": int,
+    "outcome": str,
+    "winner": (int, type(None)),
+    "reason": str,
+    "battles": int,
+    "final_counts": list,
+    "eliminated": dict,
+}
+
+
+def run(*args: str | bytes) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CARDWAR, *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+
+
+def play_json(*args: str) -> dict[str, Any]:
+    proc = run("play", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert len(proc.stdout.splitlines()) == 1  # one JSON object on one line
+    record: dict[str, Any] = json.loads(proc.stdout)
+    return record
+
+
+def check_record(record: dict[str, Any], *, log: bool = False) -> None:
+    """The ``cardwar play --json`` contract: keys and their types."""
+    expected = set(GAME_KEYS) | ({"log"} if log else set())
+    assert set(record) == expected
+    for key, types in GAME_KEYS.items():
+        assert isinstance(record[key], types), key
+        assert not isinstance(record[key], bool), key
+    players = record["players"]
+    assert record["variant"] in {"peace", "war"}
+    assert record["outcome"] in {"win", "draw"}
+    assert record["reason"] in {"all_cards", "battle_limit", "unresolvable", "cycle"}
+    if record["outcome"] == "win":
+        assert record["reason"] == "all_cards"
+        assert isinstance(record["winner"], int) and 0 <= record["winner"] < players
+    else:
+        assert record["winner"] is None
+        assert record["reason"] != "all_cards"
+    assert len(record["final_counts"]) == players
+    assert all(type(n) is int and n >= 0 for n in record["final_counts"])
+    for seat, battle in record["eliminated"].items():
+        assert seat.isdigit() and 0 <= int(seat) < players
+        assert type(battle) is int and 1 <= battle <= record["battles"]
+    if log:
+        assert isinstance(record["log"], list)
+        assert len(record["log"]) == record["battles"]
+        assert [b["battle"] for b in record["log"]] == list(range(1, record["battles"] + 1))
+        assert record["log"][-1]["reason"] == record["reason"]
+
+
+@pytest.mark.parametrize("variant", ["peace", "war"])
+def test_play_seed_json_contract(variant: str) -> None:
+    record = play_json("--variant", variant, "--seed", "peace")
+    check_record(record)
+    assert record["variant"] == variant
+    assert record["players"] == 2
+    assert record["seed"] == "peace"
+    assert record["face_down"] == (5 if variant == "peace" else 3)
+    v = PEACE if variant == "peace" else WAR
+    assert record == game_json(Setup.from_seed(v, 2, "peace"))
+
+
+def test_play_log_adds_the_battles() -> None:
+    plain = play_json("--seed", "peace", "--players", "3")
+    logged = play_json("--seed", "peace", "--players", "3", "--log")
+    check_record(logged, log=True)
+    assert {k: v for k, v in logged.items() if k != "log"} == plain
+    first = logged["log"][0]
+    deck = shuffled_deck("peace")
+    assert first["face_up"] == [cards_text([deck[s]]) for s in range(3)]
+
+
+def test_play_war_face_down_one() -> None:
+    record = play_json("--variant", "war", "--seed", "w", "--face-down", "1", "--players", "4")
+    check_record(record)
+    assert record["face_down"] == 1
+    assert record["players"] == 4
+    assert record == game_json(Setup.from_seed(WAR, 4, "w", 1))
+
+
+def test_hands_imply_players_and_seed_is_null() -> None:
+    record = play_json("--hands", "2C 5D / 9H 3S / 4C")
+    check_record(record)
+    assert record["players"] == 3
+    assert record["seed"] is None
+    assert len(record["final_counts"]) == 3
+    assert sum(record["final_counts"]) == 5
+    two = play_json("--hands", "2C 5D / 9H 3S", "--players", "2", "--log")
+    check_record(two, log=True)
+    assert (two["outcome"], two["reason"], two["battles"]) == ("draw", "battle_limit", 1000)
+    assert two["log"][0]["face_up"] == ["2C", "9H"]
+
+
+def test_deck_is_dealt_per_section_3() -> None:
+    deck = [*reversed(shuffled_deck("deck-test"))]
+    text = cards_text(deck)
+    record = play_json("--deck", text.lower(), "--players", "3", "--log")
+    check_record(record, log=True)
+    assert record["players"] == 3
+    assert record["seed"] is None
+    assert record["log"][0]["face_up"] == [cards_text([deck[s]]) for s in range(3)]
+    if record["reason"] != "unresolvable":
+        assert sum(record["final_counts"]) == 51  # one card set aside
+    # Dealing by hand one card at a time round the table gives the same game.
+    piles = [deck[s:51:3] for s in range(3)]
+    assert [len(p) for p in piles] == [17, 17, 17]
+    by_hand = play_json("--hands", " / ".join(cards_text(p) for p in piles), "--log")
+    assert by_hand == record
+    setup = Setup.from_deck(PEACE, 3, parse_cards(text))
+    assert record == game_json(setup, log=True)
+
+
+def test_short_deck_and_ten_notation() -> None:
+    record = play_json("--deck", "10C 2D 3H 10S 4C", "--log")
+    check_record(record, log=True)
+    assert record["players"] == 2
+    # 5 cards, 2 players: 2 each, 4C set aside. TC vs 2D: 2D wins (Peace).
+    assert record["log"][0]["face_up"] == ["TC", "2D"]
+    assert record["log"][0]["winner"] == 1
+    assert sum(record["final_counts"]) == 4
+
+
+def test_play_text_output() -> None:
+    proc = run("play", "--hands", "7C 2C 3C 4C 5C 6C 8C / 7D 2D 3D 4D 5D 6D 9D", "--log")
+    assert proc.returncode == 0, proc.stderr
+    assert "Seat 0 wins after 1 battles" in proc.stdout
+    assert "seat 1 went out in battle 1" in proc.stdout
+    assert "1 peace(s)" in proc.stdout
+
+
+def test_simulate_json() -> None:
+    proc = run("simulate", "--games", "40", "--players", "3", "--seed", "s")
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)
+    for key, types in {
+        "games": int,
+        "games_per_s": (int, float),
+        "mean_battles": (int, float),
+        "median_battles": (int, float),
+        "reasons": dict,
+        "wins_by_seat": list,
+    }.items():
+        assert isinstance(stats[key], types), key
+    assert stats["games"] == 40
+    assert stats["games_per_s"] > 0
+    assert sum(stats["reasons"].values()) == 40
+    assert set(stats["reasons"]) == {"all_cards", "battle_limit", "unresolvable", "cycle"}
+    assert len(stats["wins_by_seat"]) == 3
+    assert sum(stats["wins_by_seat"]) == stats["reasons"]["all_cards"]
+    assert 1 <= stats["median_battles"] <= 1000
+    assert 1 <= stats["mean_battles"] <= 1000
+    # Same seed, same statistics (timing aside).
+    again = json.loads(run("simulate", "--games", "40", "--players", "3", "--seed", "s").stdout)
+    for key in ("games", "mean_battles", "median_battles", "reasons", "wins_by_seat"):
+        assert again[key] == stats[key]
+
+
+def test_simulate_war_face_down_one() -> None:
+    proc = run("simulate", "--games", "10", "--variant", "war", "--face-down", "1")
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)
+    assert stats["games"] == 10 and len(stats["wins_by_seat"]) == 2
+
+
+def test_shuffle_prints_commitment_and_deck() -> None:
+    proc = run("shuffle", "--seed", "peace")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "commitment c2e10c20bf46daf0ba03f725218b012544a3d0d3b37334eeb1d4d81e5406e478",
+        "deck 8S QS AS QH 4D 4H 5C QD 9D 4C 7H 3D JD 2D 8H 3S JC 6D 6S 4S JS AC 5D TS 2C KD "
+        "7S 7C 2H 8C TC 3H 9S 2S QC 9C 3C 7D 8D KS TH AD 6H 9H TD AH 6C 5S 5H KC KH JH",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "--hands", "2C ZZ / 3C"], "ZZ"),
+        (["play", "--deck", "2C 3C 1X"], "1X"),
+        (["play", "--hands", "2C 5D / 9H 5d"], "5D"),
+        (["play", "--deck", "2C 3C 2c"], "2C"),
+        (["play", "--hands", ""], "empty"),
+        (["play", "--hands", "/"], "empty"),
+        (["play", "--hands", "2C / "], "empty"),
+        (["play", "--hands", "2C 3C"], "1"),
+        (["play", "--hands", "2C / 3C / 4C / 5C / 6C"], "5"),
+        (["play", "--seed", "x", "--players", "1"], "1"),
+        (["play", "--seed", "x", "--players", "5"], "5"),
+        (["play", "--variant", "war", "--seed", "x", "--players", "5"], "5"),
+        (["simulate", "--games", "3", "--players", "1"], "1"),
+        (["simulate", "--games", "3", "--players", "5"], "5"),
+        (["play", "--seed", "x", "--face-down", "1"], "1"),
+        (["play", "--variant", "war", "--seed", "x", "--face-down", "2"], "2"),
+        (["simulate", "--games", "3", "--face-down", "1"], "1"),
+        (["play", "--seed", "x", "--deck", "2C 3C"], "--deck"),
+        (["play", "--seed", "x", "--hands", "2C / 3C"], "--hands"),
+        (["play", "--deck", "2C 3C", "--hands", "2C / 3C"], "--hands"),
+        (["play", "--hands", "2C / 3C", "--players", "3"], "3"),
+        (["play", "--deck", "2C", "--players", "2"], "--deck"),
+        (["play", "--deck", ""], "--deck"),
+        (["play"], "--seed"),
+        (["play", "--seed", "x", "--players", "two"], "two"),
+        (["play", "--variant", "chess", "--seed", "x"], "chess"),
+        (["simulate", "--games", "0"], "--games"),
+        (["simulate", "--games", "-1"], "--games"),
+        (["simulate"], "--games"),
+        (["shuffle"], "--seed"),
+        (["nonsense"], "nonsense"),
+        ([], "command"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("cardwar: error: ")
+    assert needle.lower() in lines[0].lower()
+    assert proc.stdout == ""
+
+
+def test_seed_that_is_not_utf8_is_bad_input() -> None:
+    # Undecodable bytes reach Python as lone surrogates, which have no UTF-8 form.
+    proc = subprocess.run(
+        [*CARDWAR, "shuffle", "--seed", b"\xff\xfe"], capture_output=True, cwd=ROOT, timeout=60
+    )
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
