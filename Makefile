@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck catalogs bench clean
+.PHONY: install run test lint typecheck catalogs bench clean axe
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,10 +17,17 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) catalogs
 
+# axe-core for the accessibility browser tests (package-lock.json pins it).
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+axe: node_modules/.package-lock.json
+
 catalogs: $(STAMP)
 	@if ls cardwar/locales/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
 		for po in cardwar/locales/*/LC_MESSAGES/*.po; do \
-			$(BIN)/pybabel compile -q -i $$po -o $${po%.po}.mo || exit 1; \
+			$(BIN)/pybabel compile -i $$po -o $${po%.po}.mo >/dev/null 2>&1 \
+				|| $(BIN)/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; \
 		done; \
 	fi
 
@@ -33,7 +40,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy cardwar/engine
 
-test: install lint typecheck
+test: install axe lint typecheck
 	$(BIN)/python -m pytest
 
 bench: install

@@ -157,7 +157,8 @@ def _serve(args: argparse.Namespace) -> None:
     from .web.app import create_app
 
     overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
-    settings = Settings(**overrides)
+    # The stacked test deck is for tests only: `serve` never enables it.
+    settings = Settings(**overrides, testing_stacked_deck=False)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
 
 

@@ -1,0 +1,206 @@
+"""The :class:`Store`: load and save games, seats and numbered events.
+
+Shapes:
+
+* :class:`GameRecord` - one game: deal, progress (``battles``, ``flipped``),
+  ``seq`` (last event number) and its :class:`SeatRecord` list.
+* :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
+
+Writes are optimistic: :meth:`Store.save` only succeeds when the stored
+``seq`` is still the one the caller loaded, so two processes can never both
+play the same battle (issue 6 builds on this).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from .models import EventRow, GameRow, SeatRow
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StaleWriteError(RuntimeError):
+    """The game changed in the store since it was loaded (optimistic lock lost)."""
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """One seat as stored: ``kind`` is ``"open"``, ``"human"`` or ``"computer"``."""
+
+    seat: int
+    kind: str = "open"
+    nickname: str | None = None
+    secret_hash: str | None = None
+    auto_flip: bool = False
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game as stored (see the module docstring)."""
+
+    id: str
+    variant: str
+    players: int
+    face_down: int
+    seed: str | None
+    hands: str | None
+    commitment: str
+    status: str = "lobby"
+    battles: int = 0
+    flipped: list[int] = field(default_factory=list)
+    seq: int = 0
+    seats: list[SeatRecord] = field(default_factory=list)
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A numbered event: ``type`` plus JSON-ready ``data``."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+
+
+def _sqlite_dir(url: str) -> None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL (readers never wait for the writer), enforced foreign keys, a busy timeout."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Store:
+    """Games in a SQL database.
+
+    Args:
+        url: an async SQLAlchemy URL, e.g. ``sqlite+aiosqlite:///./var/cardwar.db``
+            or ``postgresql+asyncpg://user@host/db``. A SQLite file's folder is
+            created if missing.
+    """
+
+    def __init__(self, url: str) -> None:
+        _sqlite_dir(url)
+        self.url = url
+        self.engine: AsyncEngine = create_async_engine(url)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def migrate(self) -> None:
+        """Bring the schema up to the newest Alembic revision (idempotent)."""
+
+        def upgrade(connection: Connection) -> None:
+            cfg = Config()
+            cfg.set_main_option("script_location", str(MIGRATIONS))
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "head")
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        """Release the connection pool."""
+        await self.engine.dispose()
+
+    async def create(self, game: GameRecord, events: list[StoredEvent]) -> None:
+        """Insert a new game with its seats and first events.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: a game with this id exists.
+        """
+        now = datetime.now(UTC)
+        async with self._sessions.begin() as session:
+            session.add(GameRow(
+                id=game.id, variant=game.variant, players=game.players,
+                face_down=game.face_down, seed=game.seed, hands=game.hands,
+                commitment=game.commitment, status=game.status, battles=game.battles,
+                flipped=list(game.flipped), seq=game.seq, created_at=game.created_at,
+                updated_at=now,
+            ))
+            await session.flush()
+            for s in game.seats:
+                session.add(SeatRow(game_id=game.id, seat=s.seat, kind=s.kind,
+                                    nickname=s.nickname, secret_hash=s.secret_hash,
+                                    auto_flip=s.auto_flip))
+            for e in events:
+                session.add(EventRow(game_id=game.id, seq=e.seq, type=e.type, data=e.data,
+                                     created_at=now))
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        """Return the game ``game_id`` with its seats, or None if there is none."""
+        async with self._sessions() as session:
+            row = await session.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = (await session.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            )).all()
+            return GameRecord(
+                id=row.id, variant=row.variant, players=row.players, face_down=row.face_down,
+                seed=row.seed, hands=row.hands, commitment=row.commitment, status=row.status,
+                battles=row.battles, flipped=list(row.flipped or []), seq=row.seq,
+                created_at=row.created_at,
+                seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,
+                                  secret_hash=s.secret_hash, auto_flip=s.auto_flip)
+                       for s in seats],
+            )
+
+    async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int) -> None:
+        """Write ``game`` (progress and seats) and append ``events`` atomically.
+
+        Args:
+            game: the game after the change; ``game.seq`` is the new last seq.
+            events: the new events, numbered ``expected_seq + 1 ..``.
+            expected_seq: the ``seq`` the caller loaded.
+
+        Raises:
+            StaleWriteError: the stored ``seq`` is no longer ``expected_seq``.
+        """
+        now = datetime.now(UTC)
+        async with self._sessions.begin() as session:
+            result = await session.execute(
+                update(GameRow)
+                .where(GameRow.id == game.id, GameRow.seq == expected_seq)
+                .values(status=game.status, battles=game.battles, flipped=list(game.flipped),
+                        seq=game.seq, updated_at=now)
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWriteError(f"game {game.id} changed since seq {expected_seq}")
+            for s in game.seats:
+                await session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.game_id == game.id, SeatRow.seat == s.seat)
+                    .values(kind=s.kind, nickname=s.nickname, secret_hash=s.secret_hash,
+                            auto_flip=s.auto_flip)
+                )
+            for e in events:
+                session.add(EventRow(game_id=game.id, seq=e.seq, type=e.type, data=e.data,
+                                     created_at=now))
+
+    async def events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
+        """Return the events of ``game_id`` numbered above ``seq``, in order."""
+        async with self._sessions() as session:
+            rows = (await session.scalars(
+                select(EventRow)
+                .where(EventRow.game_id == game_id, EventRow.seq > seq)
+                .order_by(EventRow.seq)
+            )).all()
+            return [StoredEvent(r.seq, r.type, dict(r.data)) for r in rows]

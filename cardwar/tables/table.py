@@ -1,0 +1,297 @@
+"""A :class:`Table`: one game room, pure and synchronous.
+
+Lifecycle: ``lobby`` (seats fill) -> ``playing`` (battles) -> ``over``.
+Every change appends numbered events to :attr:`Table.outbox`; the caller
+(:class:`~cardwar.tables.TableService`) stores and publishes them.
+
+Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
+
+* ``{"type": "joined", "seat": 1, "kind": "human" | "computer", "nickname": str | None}``
+* ``{"type": "started", "counts": [26, 26]}``
+* ``{"type": "flipped", "seat": 0, "battle": 5, "by": "player" | "auto" | "timer" | "computer"}``
+* ``{"type": "battle", **battle_json(result), "in_play": [true, false]}`` - face-down
+  peace cards are included: the battle is resolved when the event exists.
+* ``{"type": "over", "outcome": "win" | "draw", "reason": str, "winner": int | None,
+  "battles": int, "final_counts": [...], "eliminated": {"1": 2}, "seed": str | None,
+  "hands": str | None, "command": str}``
+* ``{"type": "auto_flip", "seat": 0, "on": bool}``
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from cardwar.engine import (
+    BattleResult,
+    Game,
+    Setup,
+    battle_json,
+    commitment,
+    get_variant,
+    parse_hands,
+)
+from cardwar.store import GameRecord, SeatRecord
+
+from .secrets import same_hash
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` names why (stable, for translation).
+
+    Codes: ``no_seat`` (table full), ``not_seated``, ``not_creator``, ``not_lobby``,
+    ``not_playing``, ``out`` (the seat is out of the game), ``already_flipped``,
+    ``already_seated``.
+    """
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def replay_command(record: GameRecord) -> str:
+    """Return the ``cardwar play`` command that replays this game's deal."""
+    variant = get_variant(record.variant)
+    parts = ["cardwar", "play", "--variant", record.variant, "--players", str(record.players)]
+    if record.seed is not None:
+        parts += ["--seed", record.seed]
+    elif record.hands is not None:
+        parts += ["--hands", record.hands]
+    if record.face_down != variant.face_down:
+        parts += ["--face-down", str(record.face_down)]
+    return shlex.join(parts)
+
+
+def _setup(record: GameRecord) -> Setup:
+    variant = get_variant(record.variant)
+    if record.seed is not None:
+        return Setup.from_seed(variant, record.players, record.seed, record.face_down)
+    if record.hands is None:
+        raise ValueError(f"game {record.id} has neither a seed nor hands")
+    return Setup.from_hands(variant, parse_hands(record.hands), record.face_down)
+
+
+class Table:
+    """One game room, rebuilt from its :class:`~cardwar.store.GameRecord`.
+
+    The engine :class:`~cardwar.engine.Game` is rebuilt by replaying
+    ``record.battles`` battles from the deal, so a table survives restarts.
+
+    Args:
+        record: the stored game (mutated in place by every change).
+
+    Raises:
+        ValueError, OptionError: the record's deal is invalid.
+    """
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.variant = get_variant(record.variant)
+        self.game: Game = _setup(record).new_game()
+        self.last: BattleResult | None = None
+        for _ in range(record.battles):
+            self.last = self.game.play_battle()
+        self.outbox: list[dict[str, Any]] = []
+
+    # -- creation ---------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        variant: str,
+        players: int,
+        *,
+        face_down: int | None = None,
+        computers: tuple[int, ...] = (),
+        creator: str,
+        creator_hash: str,
+        seed: str | None = None,
+        hands: str | None = None,
+    ) -> Table:
+        """Create a table in the lobby: the creator in seat 0, ``computers`` seated.
+
+        Exactly one of ``seed`` (shuffled, RULES.md 9) or ``hands`` (stacked,
+        tests only) gives the deal. The creation events are in the outbox.
+
+        Raises:
+            OptionError: players or face_down not allowed by the variant.
+            ValueError: a computer seat out of range or seat 0, or no deal given.
+        """
+        v = get_variant(variant)
+        fd = v.check(players, face_down)
+        if any(not 0 < s < players for s in computers):
+            raise ValueError("computer seats must be other seats of the table")
+        if (seed is None) == (hands is None):
+            raise ValueError("give exactly one of seed and hands")
+        record = GameRecord(
+            id=game_id, variant=v.name, players=players, face_down=fd, seed=seed, hands=hands,
+            commitment=commitment(seed if seed is not None else hands or ""),
+            seats=[SeatRecord(seat=s) for s in range(players)],
+        )
+        table = cls(record)
+        table._seat(0, "human", creator, creator_hash)
+        for s in sorted(set(computers)):
+            table._seat(s, "computer", None, None)
+        return table
+
+    # -- queries ----------------------------------------------------------
+    @property
+    def id(self) -> str:
+        """The game id."""
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        """``"lobby"``, ``"playing"`` or ``"over"``."""
+        return self.record.status
+
+    @property
+    def seq(self) -> int:
+        """The number of the last event."""
+        return self.record.seq
+
+    def seat_of(self, secret_hash: str | None) -> int | None:
+        """Return the seat whose secret hashes to ``secret_hash``, or None."""
+        for s in self.record.seats:
+            if s.kind == "human" and same_hash(s.secret_hash, secret_hash):
+                return s.seat
+        return None
+
+    def open_seats(self) -> list[int]:
+        """Seats nobody has taken yet."""
+        return [s.seat for s in self.record.seats if s.kind == "open"]
+
+    def to_flip(self) -> list[int]:
+        """Seats still in play that have not flipped for the coming battle."""
+        if self.status != "playing":
+            return []
+        flipped = set(self.record.flipped)
+        return [s for s in self.game.in_play() if s not in flipped]
+
+    # -- changes ----------------------------------------------------------
+    def _emit(self, type_: str, **data: Any) -> dict[str, Any]:
+        self.record.seq += 1
+        event = {"type": type_, "seq": self.record.seq, **data}
+        self.outbox.append(event)
+        return event
+
+    def take_outbox(self) -> list[dict[str, Any]]:
+        """Return and clear the events emitted since the last call."""
+        events, self.outbox = self.outbox, []
+        return events
+
+    def _seat(self, seat: int, kind: str, nickname: str | None, secret_hash: str | None) -> None:
+        rec = self.record.seats[seat]
+        rec.kind, rec.nickname, rec.secret_hash = kind, nickname, secret_hash
+        self._emit("joined", seat=seat, kind=kind, nickname=nickname)
+
+    def join(self, nickname: str, secret_hash: str) -> int:
+        """Seat a new player in the first open seat and return that seat.
+
+        ``nickname`` must already be clean (:func:`clean_nickname`).
+
+        Raises:
+            TableError: ``not_lobby`` after the start, ``no_seat`` when full,
+                ``already_seated`` when the secret already has a seat.
+        """
+        if self.status != "lobby":
+            raise TableError("not_lobby")
+        if self.seat_of(secret_hash) is not None:
+            raise TableError("already_seated")
+        free = self.open_seats()
+        if not free:
+            raise TableError("no_seat")
+        self._seat(free[0], "human", nickname, secret_hash)
+        return free[0]
+
+    def start(self, seat: int | None) -> None:
+        """Start the game; open seats are filled with computer players.
+
+        Raises:
+            TableError: ``not_creator`` unless ``seat`` is 0, ``not_lobby``.
+        """
+        if seat != 0:
+            raise TableError("not_creator")
+        if self.status != "lobby":
+            raise TableError("not_lobby")
+        for s in self.open_seats():
+            self._seat(s, "computer", None, None)
+        self.record.status = "playing"
+        self.record.flipped = []
+        self._emit("started", counts=list(self.game.counts()))
+
+    def flip(self, seat: int, by: str = "player", battle: int | None = None) -> bool:
+        """Flip ``seat``'s top card for the coming battle; play it once all flipped.
+
+        Args:
+            seat: the seat flipping.
+            by: who flipped: ``player``, ``auto``, ``timer`` or ``computer``.
+            battle: if given, only flip when the coming battle is this number
+                (a timer set for an earlier battle is ignored).
+
+        Returns:
+            True if the flip counted, False if it was stale (timer) or repeated.
+
+        Raises:
+            TableError: ``not_playing`` (lobby or over), ``out`` (seat out of play).
+        """
+        if self.status != "playing":
+            raise TableError("not_playing")
+        coming = self.game.battles + 1
+        if battle is not None and battle != coming:
+            return False
+        if seat not in self.game.in_play():
+            raise TableError("out")
+        if seat in self.record.flipped:
+            return False
+        self.record.flipped = sorted([*self.record.flipped, seat])
+        self._emit("flipped", seat=seat, battle=coming, by=by)
+        if not self.to_flip():
+            self._play()
+        return True
+
+    def _play(self) -> None:
+        result = self.game.play_battle()
+        self.last = result
+        self.record.battles = result.number
+        self.record.flipped = []
+        self._emit("battle", **battle_json(result),
+                   in_play=[s not in self.game.eliminated for s in range(self.game.players)])
+        if self.game.over:
+            self.record.status = "over"
+            self._emit("over", **self.result())
+
+    def result(self) -> dict[str, Any]:
+        """The end of the game (the ``over`` event's data); only once it is over.
+
+        Raises:
+            TableError: ``not_over`` while the game is still going.
+        """
+        g = self.game
+        outcome, reason = g.outcome, g.reason
+        if outcome is None or reason is None:
+            raise TableError("not_over")
+        return {
+            "outcome": outcome.value,
+            "reason": reason.value,
+            "winner": g.winner,
+            "battles": g.battles,
+            "final_counts": list(g.counts()),
+            "eliminated": {str(s): b for s, b in sorted(g.eliminated.items())},
+            "seed": self.record.seed,
+            "hands": self.record.hands,
+            "command": replay_command(self.record),
+        }
+
+    def set_auto(self, seat: int, on: bool) -> None:
+        """Switch auto-flip for ``seat`` (a human) on or off.
+
+        Raises:
+            TableError: ``not_seated`` if the seat is not a human's.
+        """
+        rec = self.record.seats[seat]
+        if rec.kind != "human":
+            raise TableError("not_seated")
+        if rec.auto_flip != on:
+            rec.auto_flip = on
+            self._emit("auto_flip", seat=seat, on=on)

@@ -1,0 +1,100 @@
+"""The one function that builds every message a browser receives.
+
+:func:`view_message` turns (table, viewer) into a full ``state`` message, or
+(event, viewer) into an event message. Nothing else writes to a socket, so
+this is where secrets are kept in: pile order never appears, the seed and
+the stacked hands only once the game is over, seat secrets never.
+
+``state`` shape::
+
+    {"type": "state", "seq": 12, "you": 0 | None,
+     "game": {<engine seat_view: "viewer", "battle", "counts", "in_play", "eliminated",
+              "pot", "outcome", "reason", "winner">, "id", "variant", "players",
+              "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped"},
+     "seats": [{"seat", "kind", "nickname", "online", "auto_flip"}],
+     "last": <battle event> | None, "result": <over event data> | None}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from cardwar.engine import battle_json, seat_view
+
+from .table import Table
+
+#: Keys each event type may carry to a browser (anything else is dropped).
+_EVENT_KEYS: dict[str, tuple[str, ...]] = {
+    "joined": ("seat", "kind", "nickname"),
+    "started": ("counts",),
+    "flipped": ("seat", "battle", "by"),
+    "battle": ("battle", "face_up", "winning_seats", "peaces", "winner", "pot", "out",
+               "counts", "outcome", "reason", "in_play"),
+    "over": ("outcome", "reason", "winner", "battles", "final_counts", "eliminated", "seed",
+             "hands", "command"),
+    "auto_flip": ("seat", "on"),
+    "presence": ("seat", "online"),
+    "error": ("code",),
+}
+
+
+def view_message(
+    table: Table,
+    viewer: int | None,
+    event: dict[str, Any] | None = None,
+    online: Collection[int] = (),
+) -> dict[str, Any]:
+    """Build the message ``viewer`` (a seat, or None for a spectator) receives.
+
+    Args:
+        table: the table the message is about.
+        viewer: the seat of the connection, or None.
+        event: an emitted event; None for a full ``state`` snapshot.
+        online: seats with at least one open connection (for the snapshot).
+
+    Returns:
+        A JSON-ready dict with ``type`` and ``seq`` (shapes in the module docstring).
+
+    Raises:
+        ValueError: an event type this function does not know.
+    """
+    if event is not None:
+        keys = _EVENT_KEYS.get(event["type"])
+        if keys is None:
+            raise ValueError(f"unknown event type {event['type']!r}")
+        msg = {"type": event["type"], "seq": event.get("seq")}
+        msg.update({k: event[k] for k in keys if k in event})
+        if event["type"] == "over" and table.status != "over":  # defence in depth
+            msg["seed"] = msg["hands"] = msg["command"] = None
+        return msg
+    game = table.game
+    record = table.record
+    last = None
+    if table.last is not None:
+        last = {"type": "battle", "seq": None, **battle_json(table.last),
+                "in_play": [s not in game.eliminated for s in range(game.players)]}
+    return {
+        "type": "state",
+        "seq": record.seq,
+        "you": viewer,
+        "game": {
+            **seat_view(game, viewer).to_json(),  # the engine's view: counts, never order
+            "id": record.id,
+            "variant": record.variant,
+            "players": record.players,
+            "face_down": record.face_down,
+            "tie_word": table.variant.tie_word,
+            "battle_limit": table.variant.battle_limit,
+            "status": record.status,
+            "commitment": record.commitment,
+            "flipped": list(record.flipped),
+        },
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
+             "online": s.kind == "computer" or s.seat in online, "auto_flip": s.auto_flip}
+            for s in record.seats
+        ],
+        "last": last,
+        "result": table.result() if table.status == "over" else None,
+    }

@@ -1,0 +1,45 @@
+"""The FastAPI application: frame, rules pages, online play, static files."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from cardwar.settings import Settings
+
+from . import pages, play
+from .templating import STATIC_DIR
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async with play.lifespan(app):
+        yield
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the site.
+
+    ``settings`` defaults to ``Settings()`` (``CARDWAR_*`` environment) and
+    is kept on ``app.state.settings``. Routes, in order: ``/healthz``,
+    ``/static``, online play (:data:`cardwar.web.play.router`), then the
+    locale pages (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other
+    path is an HTML 404 page.
+    """
+    app = FastAPI(
+        title="cardwar",
+        lifespan=_lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.settings = settings if settings is not None else Settings()
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.include_router(pages.system_router)
+    app.include_router(play.router)
+    app.include_router(pages.router)
+    pages.install_error_pages(app)
+    return app

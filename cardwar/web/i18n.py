@@ -1,0 +1,138 @@
+"""Languages of the site: locales, gettext catalogs, numbers and negotiation.
+
+Every request sets :data:`current_locale`; the module-level :func:`gettext`,
+:func:`ngettext` and :func:`pgettext` translate into it. Catalogs live in
+``cardwar/locales/<locale>/LC_MESSAGES/<domain>.mo`` (compiled from ``.po``
+by ``make catalogs``); the domains ``messages`` (site) and ``play`` (online
+play) are merged into one :class:`babel.support.Translations` per locale.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs")
+DEFAULT_LOCALE = "en"
+DOMAINS: tuple[str, ...] = ("messages", "play")
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+#: Each language's own name, for the language switcher.
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "it": "Italiano",
+    "de": "Deutsch",
+    "es": "Español",
+    "pl": "Polski",
+    "cs": "Čeština",
+}
+
+#: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):
+#: Spanish and Polish write 1000 but 10 000 / 10.000.
+_MIN_GROUPING: dict[str, int] = {"es": 2, "pl": 2}
+
+current_locale: ContextVar[str] = ContextVar("current_locale", default=DEFAULT_LOCALE)
+
+
+@cache
+def translations(locale: str) -> Translations:
+    """Return the merged ``messages`` + ``play`` catalogs for ``locale``.
+
+    A missing ``.mo`` file (e.g. no ``play`` catalog yet, or catalogs not
+    compiled) is skipped: its strings fall back to English.
+
+    Raises:
+        ValueError: ``locale`` is not one of :data:`LOCALES`.
+    """
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}")
+    merged: Translations | None = None
+    for domain in DOMAINS:
+        loaded = Translations.load(str(LOCALE_DIR), [locale], domain)
+        if not isinstance(loaded, Translations):  # NullTranslations: no .mo file
+            continue
+        if merged is None:
+            merged = loaded
+        else:
+            merged.merge(loaded)
+    if merged is None:
+        merged = Translations()
+        merged.add_fallback(NullTranslations())
+    return merged
+
+
+def _current() -> Translations:
+    return translations(current_locale.get())
+
+
+def gettext(message: str) -> str:
+    """Translate ``message`` into the current locale."""
+    return _current().ugettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Pick and translate the plural form for ``n`` in the current locale."""
+    return _current().ungettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` in ``context`` into the current locale."""
+    return _current().upgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """Plural-aware :func:`pgettext`."""
+    return _current().unpgettext(context, singular, plural, n)
+
+
+def format_number(n: float | int, locale: str | None = None) -> str:
+    """Format ``n`` by CLDR for ``locale`` (default: the current locale).
+
+    ``1000`` gives ``1,000`` (en), ``1.000`` (it, de), ``1000`` (es, pl) and
+    ``1\u00a0000`` (cs): Babel's patterns plus CLDR's minimum grouping digits.
+    """
+    loc = locale or current_locale.get()
+    min_grouping = _MIN_GROUPING.get(loc, 1)
+    group = abs(int(n)) >= 10 ** (2 + min_grouping)
+    return format_decimal(n, locale=loc, group_separator=group)
+
+
+def format_percent(share: float, locale: str | None = None) -> str:
+    """Format a share in 0..1 as a percentage by CLDR (``0.115`` -> ``11.5%``)."""
+    from babel.numbers import format_percent as _fp
+
+    return _fp(round(share, 3), locale=locale or current_locale.get(), decimal_quantization=False)
+
+
+def negotiate(accept_language: str | None) -> str:
+    """Pick the best of :data:`LOCALES` for an ``Accept-Language`` header.
+
+    Quality values are honoured (``q=0`` excludes); a region falls back to
+    its language (``de-AT`` -> ``de``). Returns :data:`DEFAULT_LOCALE` when
+    nothing matches or the header is empty or malformed.
+    """
+    if not accept_language:
+        return DEFAULT_LOCALE
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(accept_language.split(",")):
+        fields = part.strip().split(";")
+        tag = fields[0].strip().lower()
+        quality = 1.0
+        for param in fields[1:]:
+            key, _, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if tag and quality > 0:
+            ranked.append((-quality, index, tag))
+    for _q, _i, tag in sorted(ranked):
+        language = tag.split("-")[0].split("_")[0]
+        if language in LOCALES:
+            return language
+    return DEFAULT_LOCALE

@@ -1,0 +1,262 @@
+"""The site's HTML pages: home, one rules page per variant, 404, healthz.
+
+The rule-changes table is built from :class:`cardwar.engine.Variant` data
+against :data:`cardwar.engine.STANDARD`, so a new variant gets its table
+without new code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from babel.lists import format_list
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import cardwar
+from cardwar.engine import STANDARD, VARIANTS, Variant
+
+from . import stats
+from .i18n import (
+    DEFAULT_LOCALE,
+    LOCALES,
+    current_locale,
+    format_number,
+    gettext,
+    negotiate,
+    ngettext,
+)
+from .templating import TEMPLATES_DIR, commit, render
+
+router = APIRouter()
+system_router = APIRouter()
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext marker's usual name
+    """Mark ``message`` for extraction; it is translated where it is shown."""
+    return message
+
+
+#: Display names and taglines of the variants, marked for translation.
+VARIANT_NAMES: dict[str, str] = {"peace": N_("Peace"), "war": N_("War")}
+VARIANT_TAGLINES: dict[str, str] = {
+    "peace": N_(
+        "War turned upside down: the lowest card takes every battle, so 2s are the "
+        "best cards and aces the worst, and a tie calls a peace with five face-down cards."
+    ),
+    "war": N_(
+        "The classic two-pile duel: the highest card takes every battle, and a tie "
+        "starts a war with three face-down cards."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """One row of a rule-changes table: what the rule is in each game."""
+
+    label: str
+    standard: str
+    variant: str
+
+
+def _players_text(v: Variant, locale: str) -> str:
+    counts = format_list([format_number(p, locale) for p in v.players], style="or", locale=locale)
+    return gettext("For %(players)s players; %(default)s by default.") % {
+        "players": counts,
+        "default": format_number(v.default_players, locale),
+    }
+
+
+def describe(v: Variant, locale: str) -> dict[str, str]:
+    """The five rule-change aspects of ``v`` in words, in the current locale
+    (numbers formatted for ``locale``; set :data:`current_locale` to match).
+
+    Returns:
+        ``{"battle", "tie", "face_down", "long", "options"}`` -> sentence(s).
+    """
+    if v.low_wins:
+        battle = gettext("The lowest card: 2s are the best cards and aces the worst.")
+        tie = gettext(
+            "everyone still in play lays cards face down and turns one up; "
+            "the lowest face-up card takes everything on the table."
+        )
+    else:
+        battle = gettext("The highest card: aces are high and 2s are low.")
+        tie = gettext(
+            "everyone still in play lays cards face down and turns one up; "
+            "the highest face-up card takes everything on the table."
+        )
+    tie = f"{gettext(VARIANT_NAMES.get(v.name, v.name))}: {tie}"
+    face_down = ngettext(
+        "%(num)s card from each player.", "%(num)s cards from each player.", v.face_down
+    ) % {"num": format_number(v.face_down, locale)}
+    if v.tie_word:
+        spelled = "-".join(v.tie_word.upper())
+        face_down += " " + gettext(
+            "One for each letter of the English word %(word)s."
+        ) % {"word": spelled}
+    for option in v.face_down_options:
+        if option != v.face_down:
+            face_down += " " + ngettext(
+                "Option: %(num)s face-down card instead.",
+                "Option: %(num)s face-down cards instead.",
+                option,
+            ) % {"num": format_number(option, locale)}
+    if v.battle_limit is None:
+        long = gettext("No limit: the game goes on until one player holds all the cards.")
+        if v.cycle_draw:
+            long += " " + gettext(
+                "A game that comes back to an earlier position would repeat forever, "
+                "so it ends in a draw."
+            )
+    else:
+        long = gettext(
+            "A game still going after %(limit)s battles is a draw, "
+            "even if one player holds more cards."
+        ) % {"limit": format_number(v.battle_limit, locale)}
+    options = _players_text(v, locale)
+    if max(v.players) > 2:
+        options += " " + gettext(
+            "With more than two players, a tie for the winning card brings in "
+            "every player still in play, not only the tied ones."
+        )
+    for option in STANDARD.face_down_options:
+        if option != STANDARD.face_down and option not in v.face_down_options:
+            options += " " + ngettext(
+                "Standard War's option of %(num)s face-down card does not apply here.",
+                "Standard War's option of %(num)s face-down cards does not apply here.",
+                option,
+            ) % {"num": format_number(option, locale)}
+    return {"battle": battle, "tie": tie, "face_down": face_down, "long": long,
+            "options": options}
+
+
+def rule_changes(v: Variant, locale: str, standard: Variant = STANDARD) -> list[RuleRow]:
+    """The rule-changes table of ``v`` against ``standard`` (five rows),
+    worded in ``locale``."""
+    token = current_locale.set(locale)
+    try:
+        return _rule_changes(v, locale, standard)
+    finally:
+        current_locale.reset(token)
+
+
+def _rule_changes(v: Variant, locale: str, standard: Variant) -> list[RuleRow]:
+    labels = {
+        "battle": gettext("Who wins a battle"),
+        "tie": gettext("A tie"),
+        "face_down": gettext("Face-down cards before the deciding card"),
+        "long": gettext("Very long games"),
+        "options": gettext("Other options"),
+    }
+    ours, theirs = describe(v, locale), describe(standard, locale)
+    return [RuleRow(labels[k], theirs[k], ours[k]) for k in labels]
+
+
+def stats_rows(v: Variant) -> list[dict[str, Any]]:
+    """The precomputed statistics of ``v`` with shares for the template.
+
+    Each row: ``players``, ``games``, ``mean``, ``median`` (battles),
+    ``draw_share``, ``limit_share`` and ``cycle_share`` (0..1), ``bar_mean``
+    and ``bar_median`` (0..1 of the longest bar).
+    """
+    rows = stats.for_variant(v.name)
+    top = max((r["mean_battles"] for r in rows), default=1) or 1
+    top = max(top, max((r["median_battles"] for r in rows), default=1))
+    out = []
+    for r in rows:
+        games = r["games"]
+        out.append({
+            "players": r["players"],
+            "games": games,
+            "mean": round(r["mean_battles"]),
+            "median": round(r["median_battles"]),
+            "draw_share": r["draw_share"],
+            "limit_share": r["reasons"].get("battle_limit", 0) / games,
+            "cycle_share": r["reasons"].get("cycle", 0) / games,
+            "bar_mean": r["mean_battles"] / top,
+            "bar_median": r["median_battles"] / top,
+        })
+    return out
+
+
+def _template_exists(name: str) -> bool:
+    return (TEMPLATES_DIR / name).is_file()
+
+
+@system_router.api_route("/healthz", methods=["GET", "HEAD"], include_in_schema=False)
+async def healthz(request: Request) -> JSONResponse:
+    """``{"status": "ok", "version": "0.1.0", "commit": "a1b2c3d"}``."""
+    settings = getattr(request.app.state, "settings", None)
+    return JSONResponse(
+        {"status": "ok", "version": cardwar.__version__, "commit": commit(settings)}
+    )
+
+
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+async def root(request: Request) -> Response:
+    """Redirect to the home page in the language the browser asks for."""
+    locale = negotiate(request.headers.get("accept-language"))
+    return RedirectResponse(f"/{locale}/", status_code=307, headers={"Vary": "Accept-Language"})
+
+
+@router.api_route("/{locale}", methods=["GET", "HEAD"], include_in_schema=False)
+async def locale_root(request: Request, locale: str) -> Response:
+    """``/it`` -> ``/it/``; an unknown first segment is a 404."""
+    if locale not in LOCALES:
+        raise StarletteHTTPException(404)
+    return RedirectResponse(f"/{locale}/", status_code=308)
+
+
+@router.api_route("/{locale}/", methods=["GET", "HEAD"], include_in_schema=False)
+async def home(request: Request, locale: str) -> Response:
+    """The home page: what the site is and the variants, each with Play."""
+    if locale not in LOCALES:
+        raise StarletteHTTPException(404)
+    variants = [
+        {"name": name, "title": VARIANT_NAMES.get(name, name),
+         "tagline": VARIANT_TAGLINES.get(name, ""), "variant": v}
+        for name, v in VARIANTS.items()
+    ]
+    return render(request, "home.html", locale, variants=variants)
+
+
+@router.api_route("/{locale}/{variant}", methods=["GET", "HEAD"], include_in_schema=False)
+async def variant_page(request: Request, locale: str, variant: str) -> Response:
+    """The rules page of one variant, e.g. ``/de/peace``."""
+    if locale not in LOCALES or variant not in VARIANTS:
+        raise StarletteHTTPException(404)
+    v = VARIANTS[variant]
+    context: dict[str, Any] = {
+        "variant": v,
+        "variant_title": VARIANT_NAMES.get(variant, variant),
+        "tagline": VARIANT_TAGLINES.get(variant, ""),
+        "stats": stats_rows(v),
+        "stats_games": stats.load()["games"],
+        "has_start_form": _template_exists("play/start_form.html"),
+    }
+    template = f"{variant}.html" if _template_exists(f"{variant}.html") else "variant.html"
+    context["rule_changes"] = rule_changes(v, locale) if v.name != STANDARD.name else []
+    return render(request, template, locale, active=variant, **context)
+
+
+def _locale_of(request: Request) -> str:
+    first = request.url.path.strip("/").split("/", 1)[0]
+    return first if first in LOCALES else DEFAULT_LOCALE
+
+
+def install_error_pages(app: FastAPI) -> None:
+    """Serve 404s as an HTML page (English unless the path starts with a
+    known locale) with links to each language; ``/api/`` paths keep JSON."""
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code != 404 or request.url.path.startswith("/api/"):
+            return await http_exception_handler(request, exc)
+        return render(
+            request, "404.html", _locale_of(request), status_code=404, show_alternates=False
+        )

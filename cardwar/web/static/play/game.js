@@ -1,0 +1,436 @@
+// The game page: lobby, table and end screen, live over a WebSocket.
+// Every message comes from the server's view_message(); this script only
+// words it in the page's language (strings embedded as JSON) and draws it.
+// No inline script, no inline handlers.
+(function () {
+  "use strict";
+  var S = JSON.parse(document.getElementById("play-strings").textContent);
+  var C = JSON.parse(document.getElementById("play-config").textContent);
+  var nf = new Intl.NumberFormat(C.locale);
+  var pr = new Intl.PluralRules(C.locale);
+  var reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  var state = null;
+  var ws = null;
+  var slideTimer = null;
+  var revealTimer = null;
+
+  var $ = function (id) { return document.getElementById(id); };
+  function fmt(t, args) {
+    return t.replace(/\{(\w+)\}/g, function (m, k) { return k in args ? String(args[k]) : m; });
+  }
+  function plural(forms, n, args) {
+    args = args || {};
+    args.count = nf.format(n);
+    return fmt(forms[pr.select(n)] || forms.other, args);
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function seatName(seat) {
+    var s = state.seats[seat];
+    if (s.kind === "computer") return fmt(S.computer_name, { n: nf.format(seat + 1) });
+    if (s.kind === "human" && s.nickname) return s.nickname;
+    return fmt(S.seat, { n: nf.format(seat + 1) });
+  }
+  function cardName(code) {
+    return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
+  }
+  function cardEl(code, extra) {
+    var e = el("span", "pcard" + (extra ? " " + extra : ""));
+    if (code[1] === "D" || code[1] === "H") e.classList.add("pcard--red");
+    e.setAttribute("role", "img");
+    e.setAttribute("aria-label", cardName(code));
+    e.dataset.card = code;
+    var r = el("span", "pcard__rank", code[0] === "T" ? "10" : code[0]);
+    var s = el("span", "pcard__suit", SUITS[code[1]]);
+    r.setAttribute("aria-hidden", "true");
+    s.setAttribute("aria-hidden", "true");
+    e.appendChild(r);
+    e.appendChild(s);
+    return e;
+  }
+  function backEl(letter) {
+    var e = el("span", "pcard pcard--back");
+    if (letter) e.appendChild(el("span", "pcard__letter", letter));
+    e.setAttribute("aria-hidden", "true");
+    return e;
+  }
+  function setStatus(text) { $("game-status").textContent = text || ""; }
+  function announce(text) {
+    var a = $("announce");
+    a.textContent = "";
+    window.setTimeout(function () { a.textContent = text; }, 50);
+  }
+  function send(obj) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj));
+  }
+  function you() { return state ? state.you : null; }
+  function canFlip() {
+    var g = state && state.game;
+    return g && g.status === "playing" && you() !== null && g.in_play[you()] &&
+      g.flipped.indexOf(you()) < 0;
+  }
+  function flip() {
+    if (!canFlip()) return;
+    state.game.flipped.push(you());
+    send({ type: "flip" });
+    render();
+  }
+
+  // -- lobby -------------------------------------------------------------
+  function renderLobby() {
+    var list = $("seat-list");
+    list.textContent = "";
+    state.seats.forEach(function (s) {
+      var li = el("li", "seat-list__item");
+      li.dataset.seat = s.seat;
+      li.appendChild(el("span", "seat-list__label", fmt(S.seat, { n: nf.format(s.seat + 1) })));
+      if (s.kind === "open") {
+        li.appendChild(el("span", "seat-list__name seat-list__name--open", S.open_seat));
+      } else {
+        li.appendChild(el("span", "seat-list__name", seatName(s.seat)));
+        if (s.seat === you()) li.appendChild(el("span", "tag", S.you));
+        if (s.seat === 0) li.appendChild(el("span", "tag tag--quiet", S.creator));
+        if (s.kind === "human") {
+          var dot = el("span", "presence" + (s.online ? " presence--on" : ""),
+            s.online ? S.online : S.offline);
+          li.appendChild(dot);
+        }
+      }
+      list.appendChild(li);
+    });
+    var area = $("start-area");
+    area.textContent = "";
+    var open = state.seats.filter(function (s) { return s.kind === "open"; }).length;
+    if (you() === 0) {
+      var b = el("button", "button", open ? S.start_fill : S.start);
+      b.type = "button";
+      b.id = "start-game";
+      b.addEventListener("click", function () { b.disabled = true; send({ type: "start" }); });
+      area.appendChild(b);
+    } else if (you() !== null) {
+      area.textContent = fmt(S.wait_start, { name: seatName(0) });
+    } else if (!open) {
+      area.textContent = S.watching;
+    }
+  }
+
+  // -- table -------------------------------------------------------------
+  function tieLetters(count) {
+    var word = state.game.tie_word ? S.tie_word : null;
+    var out = [];
+    for (var i = 0; i < count; i++) out.push(word ? word[i] || "" : "");
+    return out;
+  }
+  function playArea(seat) {
+    var last = state.last;
+    var box = el("div", "tplay");
+    if (!last || !last.face_up[seat]) return box;
+    var row = el("div", "tplay__row");
+    row.appendChild(cardEl(last.face_up[seat],
+      last.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+    box.appendChild(row);
+    last.peaces.forEach(function (p, i) {
+      var down = p.face_down[seat];
+      if (down === null) return;
+      var prow = el("div", "tplay__row tplay__peace");
+      prow.dataset.peace = i + 1;
+      var letters = tieLetters(down.length);
+      var backs = el("span", "tplay__down");
+      down.forEach(function (code, j) {
+        var b;
+        if (state.revealed) {
+          // the pot is taken: the face-down cards are shown, still labelled
+          b = cardEl(code, "pcard--shown");
+          b.removeAttribute("role");
+          b.removeAttribute("aria-label");
+          if (letters[j]) b.appendChild(el("span", "pcard__letter", letters[j]));
+        } else {
+          b = backEl(letters[j]);
+        }
+        b.dataset.card = code;
+        backs.appendChild(b);
+      });
+      if (!state.game.tie_word && down.length) {
+        backs.appendChild(el("span", "tplay__count", plural(S.face_down_count, down.length)));
+      }
+      var label = down.map(cardName).join(", ");
+      backs.setAttribute("role", "img");
+      backs.setAttribute("aria-label", label || "-");
+      prow.appendChild(backs);
+      if (p.standing.indexOf(seat) >= 0) {
+        prow.appendChild(el("span", "tplay__stands", "\u21a9"));
+      } else if (p.face_up[seat]) {
+        prow.appendChild(cardEl(p.face_up[seat],
+          p.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+      }
+      box.appendChild(prow);
+    });
+    return box;
+  }
+  function battleText() {
+    var g = state.game;
+    var n = g.status === "over" ? g.battle : g.battle + 1;
+    if (g.battle_limit) {
+      return fmt(S.battle_of, { n: nf.format(n), limit: nf.format(g.battle_limit) });
+    }
+    return fmt(S.battle, { n: nf.format(n) });
+  }
+  function renderTable() {
+    var g = state.game;
+    var hadFocus = document.activeElement && document.activeElement.id === "my-pile";
+    $("table").dataset.battle = g.battle;
+    $("battle-number").textContent = battleText();
+    var seats = $("seats");
+    seats.textContent = "";
+    seats.dataset.players = g.players;
+    state.seats.forEach(function (s) {
+      var seat = s.seat;
+      var box = el("section", "tseat");
+      box.dataset.seat = seat;
+      box.setAttribute("aria-label", seatName(seat));
+      if (seat === you()) box.classList.add("tseat--you");
+      if (!g.in_play[seat]) box.classList.add("tseat--out");
+      if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
+      var head = el("header", "tseat__head");
+      head.appendChild(el("span", "tseat__name", seatName(seat)));
+      if (seat === you()) head.appendChild(el("span", "tag", S.you));
+      if (s.kind === "human") {
+        head.appendChild(el("span", "presence" + (s.online ? " presence--on" : ""),
+          s.online ? S.online : S.offline));
+      }
+      var st;
+      if (!g.in_play[seat]) st = S.out;
+      else if (g.status === "playing") st = g.flipped.indexOf(seat) >= 0 ? S.flipped : S.waiting;
+      if (st) head.appendChild(el("span", "tseat__state tseat__state--" +
+        (!g.in_play[seat] ? "out" : g.flipped.indexOf(seat) >= 0 ? "ready" : "wait"), st));
+      box.appendChild(head);
+      var count = g.counts[seat];
+      var pileLabel = plural(S.pile, count, { name: seatName(seat) });
+      var pile;
+      if (seat === you() && g.status === "playing" && g.in_play[seat]) {
+        pile = el("button", "pile pile--mine");
+        pile.type = "button";
+        pile.id = "my-pile";
+        pile.setAttribute("aria-disabled", String(!canFlip()));
+        pile.setAttribute("aria-label", pileLabel + ". " + S.flip);
+        pile.addEventListener("click", flip);
+      } else {
+        pile = el("div", "pile");
+        pile.setAttribute("role", "img");
+        pile.setAttribute("aria-label", pileLabel);
+      }
+      if (count > 0) pile.appendChild(backEl(""));
+      else pile.appendChild(el("span", "pile__empty"));
+      var c = el("span", "pile__count", plural(S.cards, count));
+      c.setAttribute("aria-hidden", "true");
+      pile.appendChild(c);
+      if (seat === you() && canFlip()) pile.appendChild(el("span", "pile__flip", S.flip));
+      box.appendChild(pile);
+      box.appendChild(playArea(seat));
+      seats.appendChild(box);
+    });
+    $("summary").textContent = state.last ? summaryText(state.last, false) : "";
+    var mine = you() !== null && g.status === "playing" && g.in_play[you()];
+    $("flip-help").textContent = mine ? S.flip_help : "";
+    $("auto-area").hidden = !(you() !== null && g.status === "playing");
+    if (you() !== null) $("auto-flip").checked = !!state.seats[you()].auto_flip;
+    if (hadFocus && $("my-pile")) $("my-pile").focus();
+  }
+  function summaryText(b, full) {
+    var parts = [];
+    if (full) {
+      parts.push(fmt(S.battle, { n: nf.format(b.battle) }) + ": " + b.face_up.map(function (c, s) {
+        return c ? seatName(s) + " " + cardName(c) : null;
+      }).filter(Boolean).join(", ") + ".");
+    }
+    if (b.peaces.length) {
+      parts.push(state.game.tie_word ? S.tie_peace : S.tie_war);
+      if (full) {
+        var p = b.peaces[b.peaces.length - 1];
+        parts.push(p.face_up.map(function (c, s) {
+          return c ? seatName(s) + " " + cardName(c) : null;
+        }).filter(Boolean).join(", ") + ".");
+      }
+    }
+    if (b.winner !== null && b.winner !== undefined) {
+      parts.push(plural(S.takes, b.pot, { name: seatName(b.winner) }));
+    } else {
+      parts.push(S.nobody);
+    }
+    (b.out || []).forEach(function (s) { parts.push(fmt(S.went_out, { name: seatName(s) })); });
+    return parts.join(" ");
+  }
+  function slidePot() {
+    window.clearTimeout(slideTimer);
+    var last = state.last;
+    if (!last || last.winner === null || last.winner === undefined) return;
+    var target = document.querySelector('.tseat[data-seat="' + last.winner + '"] .pile');
+    if (!target) return;
+    slideTimer = window.setTimeout(function () {
+      var t = target.getBoundingClientRect();
+      document.querySelectorAll(".tplay").forEach(function (area) {
+        var r = area.getBoundingClientRect();
+        var dx = t.left + t.width / 2 - (r.left + r.width / 2);
+        var dy = t.top + t.height / 2 - (r.top + r.height / 2);
+        if (reduceMotion && reduceMotion.matches) {
+          area.classList.add("tplay--taken-still");
+        } else {
+          area.style.transform = "translate(" + dx + "px," + dy + "px) scale(.4)";
+          area.classList.add("tplay--taken");
+        }
+      });
+    }, 1600);
+  }
+
+  // -- end ---------------------------------------------------------------
+  function renderEnd() {
+    var r = state.result;
+    var end = $("end");
+    var wasHidden = end.hidden;
+    end.textContent = "";
+    if (!r) { end.hidden = true; return; }
+    end.hidden = false;
+    end.appendChild(el("h2", "", S.game_over));
+    if (r.outcome === "win") {
+      end.appendChild(el("p", "end__result", fmt(S.wins, { name: seatName(r.winner) })));
+      end.appendChild(el("p", "", fmt(S.win_why, { name: seatName(r.winner) })));
+    } else {
+      end.appendChild(el("p", "end__result", S.draw));
+      end.appendChild(el("p", "", fmt(S["reason_" + r.reason] || "",
+        { limit: nf.format(state.game.battle_limit || 0) })));
+    }
+    var counts = el("ul", "end__counts");
+    r.final_counts.forEach(function (n, s) {
+      counts.appendChild(el("li", "", seatName(s) + ": " + plural(S.cards, n)));
+    });
+    end.appendChild(counts);
+    end.appendChild(el("p", "", S.seed));
+    end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
+    end.appendChild(el("p", "", S.replay));
+    end.appendChild(el("pre", "end__command")).appendChild(el("code", "", r.command));
+    var again = el("a", "button", S.play_again);
+    again.href = C.variant_page;
+    end.appendChild(el("p", "")).appendChild(again);
+    if (wasHidden) end.focus();
+  }
+
+  function render() {
+    if (!state) return;
+    var g = state.game;
+    document.getElementById("game").dataset.status = g.status;
+    $("lobby").hidden = g.status !== "lobby";
+    $("table").hidden = g.status === "lobby";
+    if (g.status === "lobby") renderLobby();
+    else renderTable();
+    renderEnd();
+  }
+
+  // -- events ------------------------------------------------------------
+  function apply(m) {
+    if (m.type === "state") {
+      window.clearTimeout(revealTimer);
+      state = m;
+      state.revealed = true;
+      setStatus("");
+      render();
+      return;
+    }
+    if (!state) return;
+    if (m.type === "error") { setStatus(S.errors[m.code] || S.errors.bad_message); render(); return; }
+    if (m.seq !== null && m.seq !== undefined) {
+      if (m.seq <= state.seq) return;
+      state.seq = m.seq;
+    }
+    var g = state.game;
+    switch (m.type) {
+      case "joined":
+        var old = state.seats[m.seat];
+        state.seats[m.seat] = { seat: m.seat, kind: m.kind, nickname: m.nickname,
+          online: m.kind === "computer" || (old && old.online), auto_flip: false };
+        break;
+      case "presence":
+        state.seats[m.seat].online = m.online;
+        break;
+      case "auto_flip":
+        state.seats[m.seat].auto_flip = m.on;
+        break;
+      case "started":
+        g.status = "playing"; g.counts = m.counts; g.flipped = [];
+        break;
+      case "flipped":
+        if (g.flipped.indexOf(m.seat) < 0) g.flipped.push(m.seat);
+        break;
+      case "battle":
+        g.battle = m.battle; g.counts = m.counts; g.in_play = m.in_play; g.flipped = [];
+        state.last = m;
+        state.revealed = !m.peaces.length;
+        window.clearTimeout(revealTimer);
+        render();
+        announce(summaryText(m, true));
+        if (m.peaces.length) {
+          revealTimer = window.setTimeout(function () {
+            state.revealed = true;
+            render();
+            slidePot();
+          }, 900);
+        } else {
+          slidePot();
+        }
+        return;
+      case "over":
+        g.status = "over";
+        state.result = m;
+        render();
+        announce(m.outcome === "win" ? fmt(S.wins, { name: seatName(m.winner) }) : S.draw);
+        return;
+    }
+    render();
+  }
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(proto + location.host + C.socket);
+    setStatus(S.connecting);
+    ws.addEventListener("message", function (e) { apply(JSON.parse(e.data)); });
+    ws.addEventListener("close", function () { setStatus(S.disconnected); });
+  }
+
+  // -- controls ----------------------------------------------------------
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== " " && e.key !== "Enter") return;
+    var t = e.target;
+    var tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "BUTTON" || tag === "A" || tag === "SELECT" ||
+        tag === "TEXTAREA" || tag === "SUMMARY") return;
+    if (!canFlip()) return;
+    e.preventDefault();
+    flip();
+  });
+  $("auto-flip").addEventListener("change", function (e) {
+    send({ type: "auto", on: e.target.checked });
+  });
+  var link = $("share-link");
+  $("copy-link").addEventListener("click", function () {
+    function done() { $("copied").textContent = S.copied; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(link.value).then(done, function () {
+        link.select(); document.execCommand("copy"); done();
+      });
+    } else {
+      link.select(); document.execCommand("copy"); done();
+    }
+  });
+  if (navigator.share) {
+    var shareButton = $("share-link-button");
+    shareButton.hidden = false;
+    shareButton.addEventListener("click", function () {
+      navigator.share({ title: document.title, url: link.value }).catch(function () {});
+    });
+  }
+  connect();
+})();

@@ -1,0 +1,143 @@
+"""Jinja2 rendering in the request's language.
+
+One :data:`env` serves every locale at once: the i18n extension is
+installed with callables that read :data:`cardwar.web.i18n.current_locale`
+(``newstyle=True``), never with one locale's translations baked in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+import cardwar
+
+from . import i18n
+
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+env = Environment(
+    loader=FileSystemLoader(str(TEMPLATES_DIR)),
+    autoescape=select_autoescape(["html", "xml", "svg"], default_for_string=True),
+    extensions=["jinja2.ext.i18n"],
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+env.policies["ext.i18n.trimmed"] = True
+env.install_gettext_callables(  # type: ignore[attr-defined]
+    i18n.gettext,
+    i18n.ngettext,
+    newstyle=True,
+    pgettext=i18n.pgettext,
+    npgettext=i18n.npgettext,
+)
+
+
+@cache
+def _static_version(path: str) -> str:
+    try:
+        return hashlib.sha256((STATIC_DIR / path).read_bytes()).hexdigest()[:10]
+    except OSError:
+        return "0"
+
+
+def static_url(path: str) -> str:
+    """URL of a file under ``static/``, with a content hash for caching.
+
+    ``static_url("site.css")`` -> ``"/static/site.css?v=1a2b3c4d5e"``.
+    """
+    return f"/static/{path}?v={_static_version(path)}"
+
+
+@cache
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def commit(settings: Any = None) -> str:
+    """The short commit for the footer: git, else ``Settings.commit``
+    (``CARDWAR_COMMIT``), else ``"unknown"``."""
+    configured = getattr(settings, "commit", None)
+    return _git_commit() or configured or "unknown"
+
+
+def alternates(request: Request, locale: str) -> list[tuple[str, str]]:
+    """``(hreflang, absolute URL)`` for the current page in every locale,
+    then ``x-default`` (``/`` on the home page, else the English page)."""
+    base = str(request.base_url).rstrip("/")
+    path = request.url.path
+    rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else path
+    rest = rest or "/"
+    links = [(loc, f"{base}/{loc}{rest}") for loc in i18n.LOCALES]
+    default = f"{base}/" if rest == "/" else f"{base}/{i18n.DEFAULT_LOCALE}{rest}"
+    links.append(("x-default", default))
+    return links
+
+
+def page_path(request: Request, locale: str, target: str) -> str:
+    """The current page's path in locale ``target`` (for the switcher)."""
+    path = request.url.path
+    rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else "/"
+    return f"/{target}{rest or '/'}"
+
+
+def render(
+    request: Request,
+    template_name: str,
+    locale: str,
+    status_code: int = 200,
+    **context: Any,
+) -> HTMLResponse:
+    """Render ``template_name`` in ``locale`` as an HTML response.
+
+    Every template gets ``request``, ``locale``, ``locales``,
+    ``language_names``, ``alternates``, ``switch_url(target)``, ``version``,
+    ``commit``, ``format_number``, ``format_percent`` and ``static_url``,
+    plus ``context``.
+
+    Raises:
+        ValueError: ``locale`` is not one of :data:`i18n.LOCALES`.
+        jinja2.TemplateNotFound: no such template.
+    """
+    if locale not in i18n.LOCALES:
+        raise ValueError(f"unknown locale {locale!r}")
+    settings = getattr(request.app.state, "settings", None)
+    token = i18n.current_locale.set(locale)
+    try:
+        values: dict[str, Any] = {
+            "request": request,
+            "locale": locale,
+            "locales": i18n.LOCALES,
+            "language_names": i18n.LANGUAGE_NAMES,
+            "alternates": alternates(request, locale),
+            "switch_url": lambda target: page_path(request, locale, target),
+            "version": cardwar.__version__,
+            "commit": commit(settings),
+            "format_number": lambda n: i18n.format_number(n, locale),
+            "format_percent": lambda s: i18n.format_percent(s, locale),
+            "static_url": static_url,
+        }
+        values.update(context)
+        html = env.get_template(template_name).render(values)
+    finally:
+        i18n.current_locale.reset(token)
+    return HTMLResponse(html, status_code=status_code)

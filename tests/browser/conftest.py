@@ -1,0 +1,127 @@
+"""Real-browser fixtures: a uvicorn server on a free port and one Chromium.
+
+Reusable by every browser test (the site's and online play's):
+
+* ``server_factory(settings=None) -> base URL``: start another server,
+  e.g. with a ``Settings`` override; stopped at the end of the session.
+* ``live_server``: the default server (temp SQLite database), base URL.
+* ``browser``: one Chromium for the whole session (Debian's, /usr/bin/chromium).
+* ``page``: a fresh context and page per test (1280x800, English).
+* ``axe_source``: path of axe-core's ``axe.min.js`` (from ``npm ci``).
+
+Missing Chromium or axe-core makes the tests FAIL, never skip.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from cardwar.settings import Settings
+from cardwar.web.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class _ServerThread:
+    """One uvicorn server in a daemon thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.port = _free_port()
+        config = uvicorn.Config(
+            create_app(settings), host="127.0.0.1", port=self.port,
+            log_level="warning", lifespan="on", ws="auto",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server_factory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[..., str]]:
+    """``start(settings=None) -> base URL`` (no trailing slash).
+
+    Without ``settings`` the server gets a fresh temporary SQLite database.
+    """
+    servers: list[_ServerThread] = []
+
+    def start(settings: Settings | None = None) -> str:
+        if settings is None:
+            db = tmp_path_factory.mktemp("db") / "db.sqlite"
+            settings = Settings(database=f"sqlite+aiosqlite:///{db}")
+        server = _ServerThread(settings)
+        server.start()
+        servers.append(server)
+        return server.url
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(server_factory: Callable[..., str]) -> str:
+    """Base URL of the default test server, e.g. ``http://127.0.0.1:40123``."""
+    return server_factory()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium (Debian's) for the session."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A new browser context and page for one test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")  # type: ignore[attr-defined]
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> Path:
+    """Path of axe-core's ``axe.min.js``; fails when ``npm ci`` was not run."""
+    if not AXE_JS.is_file():
+        pytest.fail(f"axe-core is missing at {AXE_JS}: run `npm ci`")
+    return AXE_JS

@@ -1,0 +1,122 @@
+"""The site in real Chromium: keyboard, language switcher, axe-core, layout."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlparse
+
+import pytest
+
+from cardwar.web.i18n import LOCALES
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("", "peace", "war")
+
+
+def test_skip_link_moves_focus_to_main_content(page, live_server):
+    page.goto(f"{live_server}/en/peace")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.textContent.trim()")
+    assert focused == "Skip to main content"
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none", "the focused skip link shows no focus ring"
+    assert page.evaluate("document.activeElement.getBoundingClientRect().top") >= 0
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'main'")
+    page.keyboard.press("Tab")
+    inside = page.evaluate("document.getElementById('main').contains(document.activeElement)")
+    assert inside, "the next Tab should land inside the main content"
+
+
+def test_language_switcher_keeps_the_page(page, live_server):
+    page.goto(f"{live_server}/en/war")
+    page.locator("details.lang summary").click()
+    page.get_by_role("link", name="Deutsch").click()
+    page.wait_for_url(f"{live_server}/de/war")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    page.locator("details.lang summary").click()
+    page.get_by_role("link", name="Čeština").click()
+    page.wait_for_url(f"{live_server}/cs/war")
+    assert page.locator("h1").inner_text() == "Válka"
+
+
+def test_language_switcher_works_by_keyboard(page, live_server):
+    page.goto(f"{live_server}/it/peace")
+    page.locator("details.lang summary").focus()
+    page.keyboard.press("Enter")
+    link = page.get_by_role("link", name="Polski")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_server}/pl/peace")
+    page.goto(f"{live_server}/pl/peace")
+    page.locator("details.lang summary").click()
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.querySelector('details.lang').open") is False
+
+
+def _axe(page, axe_source) -> list[dict]:
+    page.add_script_tag(path=str(axe_source))
+    result = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {resultTypes: ['violations']});
+            return JSON.stringify(r.violations.map(v => ({
+                id: v.id, impact: v.impact,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ')),
+            })));
+        }"""
+    )
+    return [v for v in json.loads(result) if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_violation_anywhere(browser, live_server, axe_source, scheme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    found = {}
+    try:
+        for locale in LOCALES:
+            for name in PAGES:
+                page.goto(f"{live_server}/{locale}/{name}")
+                violations = _axe(page, axe_source)
+                if violations:
+                    found[f"/{locale}/{name}"] = violations
+        page.goto(f"{live_server}/xx/nothing")
+        violations = _axe(page, axe_source)
+        if violations:
+            found["/xx/nothing (404)"] = violations
+    finally:
+        context.close()
+    assert not found, json.dumps(found, indent=1)
+
+
+def test_pages_fit_360px_and_make_no_external_request(browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
+    page = context.new_page()
+    hosts: set[str] = set()
+    page.on("request", lambda request: hosts.add(urlparse(request.url).netloc))
+    wide = {}
+    try:
+        for locale in LOCALES:
+            for name in PAGES:
+                page.goto(f"{live_server}/{locale}/{name}")
+                width = page.evaluate("document.documentElement.scrollWidth")
+                if width > 360:
+                    wide[f"/{locale}/{name}"] = width
+    finally:
+        context.close()
+    assert not wide, f"horizontal scrolling at 360px: {wide}"
+    assert hosts == {urlparse(live_server).netloc}, f"requests to {hosts}"
+
+
+def test_reduced_motion_disables_transitions(browser, live_server):
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/en/")
+        duration = page.evaluate(
+            "getComputedStyle(document.querySelector('.button')).transitionDuration"
+        )
+    finally:
+        context.close()
+    assert duration in ("0s", "")

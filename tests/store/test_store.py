@@ -1,0 +1,56 @@
+"""The store on a real SQLite file: migrations from empty, save/load, optimistic writes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from cardwar.store import GameRecord, SeatRecord, StaleWriteError, Store, StoredEvent
+
+pytestmark = pytest.mark.anyio
+
+
+def _record(game_id: str = "g1") -> GameRecord:
+    return GameRecord(
+        id=game_id, variant="peace", players=2, face_down=5, seed="ab" * 32, hands=None,
+        commitment="c" * 64, seq=1,
+        seats=[SeatRecord(0, "human", "Ann", "h" * 64), SeatRecord(1)],
+    )
+
+
+async def test_migrations_create_the_file_and_tables(tmp_path):
+    path = tmp_path / "sub" / "dir" / "games.db"
+    store = Store(f"sqlite+aiosqlite:///{path}")
+    await store.migrate()
+    await store.migrate()  # idempotent
+    await store.close()
+    assert path.exists()
+    names = {r[0] for r in sqlite3.connect(path).execute(
+        "select name from sqlite_master where type='table'")}
+    assert {"games", "seats", "events", "alembic_version"} <= names
+    version = sqlite3.connect(path).execute("select version_num from alembic_version").fetchone()
+    assert version == ("0001",)
+
+
+async def test_create_load_save_and_events(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    rec = _record()
+    await store.create(rec, [StoredEvent(1, "joined", {"seat": 0, "nickname": "Ann"})])
+    assert await store.load("nope") is None
+    loaded = await store.load("g1")
+    assert loaded is not None
+    assert loaded.seats[0].nickname == "Ann" and loaded.seats[1].kind == "open"
+    loaded.seats[1].kind = "computer"
+    loaded.status, loaded.battles, loaded.flipped, loaded.seq = "playing", 3, [1], 3
+    await store.save(loaded, [StoredEvent(2, "started", {}), StoredEvent(3, "flipped", {})], 1)
+    again = await store.load("g1")
+    assert again is not None
+    assert (again.status, again.battles, again.flipped, again.seq) == ("playing", 3, [1], 3)
+    assert again.seats[1].kind == "computer"
+    assert [e.seq for e in await store.events_since("g1", 1)] == [2, 3]
+    with pytest.raises(StaleWriteError):
+        await store.save(again, [StoredEvent(4, "x", {})], 1)
+    assert [e.seq for e in await store.events_since("g1", 0)] == [1, 2, 3]
+    await store.close()

@@ -1,0 +1,143 @@
+"""The TableService without the web: store, bus, timers, computers, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cardwar.bus import LocalBus
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import TableError, TableService
+
+pytestmark = pytest.mark.anyio
+
+
+async def _service(tmp_path, **kw) -> TableService:
+    kw.setdefault("flip_timeout", 30.0)
+    kw.setdefault("computer_delay", 0.01)
+    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", **kw)
+    store = Store(settings.database)
+    await store.migrate()
+    return TableService(store, LocalBus(), settings)
+
+
+async def _close(service: TableService) -> None:
+    await service.close()
+    await service.store.close()
+
+
+async def _until(predicate, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+async def test_two_humans_play_a_stacked_game_to_the_end(tmp_path):
+    service = await _service(tmp_path, testing_stacked_deck=True)
+    table, secret0 = await service.create("peace", 2, nickname="Ann")
+    seat, secret1 = await service.join(table.id, "Bob")
+    assert seat == 1 and secret0 != secret1
+    with pytest.raises(TableError) as err:
+        await service.join(table.id, "Cid")
+    assert err.value.code == "no_seat"
+    seen = []
+    async with service.bus.subscribe(table.id) as sub:
+        with pytest.raises(TableError):
+            await service.start(table.id, 1)
+        await service.start(table.id, 0)
+        while table.status != "over":
+            for s in table.to_flip():
+                await service.flip(table.id, s)
+        while not sub.queue.empty():
+            seen.append(await sub.get())
+    types = [e["type"] for e in seen]
+    assert types[0] == "started" and types[-1] == "over"
+    assert [e["seq"] for e in seen] == list(range(seen[0]["seq"], seen[-1]["seq"] + 1))
+    stored = await service.store.events_since(table.id, 0)
+    assert [e.seq for e in stored] == list(range(1, table.seq + 1))
+    assert seen[-1]["winner"] == 0 and seen[-1]["hands"]
+    await _close(service)
+
+
+async def test_computer_seats_flip_by_themselves(tmp_path):
+    service = await _service(tmp_path, testing_stacked_deck=True)
+    table, _ = await service.create("peace", 3, computers=(2,), nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    await _until(lambda: table.record.flipped == [2])
+    await service.flip(table.id, 0)
+    await service.flip(table.id, 1)
+    assert table.game.battles == 1
+    # seat 2 went out in battle 1 (stacked deck): only humans remain
+    assert table.to_flip() == [0, 1]
+    await _close(service)
+
+
+async def test_a_computer_game_plays_itself_with_auto_flip(tmp_path):
+    service = await _service(tmp_path)
+    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    await service.set_auto(table.id, 0, True)
+    await _until(lambda: table.game.battles >= 3)
+    await service.set_auto(table.id, 0, False)
+    assert table.record.seats[0].auto_flip is False
+    await _close(service)
+
+
+async def test_idle_players_are_flipped_for(tmp_path):
+    service = await _service(tmp_path, flip_timeout=0.05)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    await service.flip(table.id, 0)
+    await _until(lambda: table.game.battles >= 2)
+    events = await service.store.events_since(table.id, 0)
+    assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events)
+    await _close(service)
+
+
+async def test_restart_rebuilds_the_table_from_the_store(tmp_path):
+    service = await _service(tmp_path)
+    table, secret = await service.create("peace", 2, nickname="Ann")
+    _, secret1 = await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    for _ in range(7):
+        await service.flip(table.id, 0)
+        await service.flip(table.id, 1)
+    await service.flip(table.id, 1)
+    counts, seq = table.game.counts(), table.seq
+    await _close(service)
+
+    again = await _service(tmp_path)
+    assert await again.get("no-such-game") is None
+    rebuilt = await again.get(table.id)
+    assert rebuilt is not None and rebuilt is not table
+    assert rebuilt.game.battles == 7 and rebuilt.game.counts() == counts
+    assert rebuilt.seq == seq and rebuilt.record.flipped == [1]
+    from cardwar.tables import hash_secret
+    assert rebuilt.seat_of(hash_secret(secret)) == 0
+    assert rebuilt.seat_of(hash_secret(secret1)) == 1
+    assert again.timers(table.id) == 1  # seat 0's idle timer is armed again
+    await again.flip(table.id, 0)
+    assert rebuilt.game.battles == 8
+    await _close(again)
+
+
+async def test_presence(tmp_path):
+    service = await _service(tmp_path)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    async with service.bus.subscribe(table.id) as sub:
+        await service.connect(table.id, 0)
+        await service.connect(table.id, 0)
+        assert service.online(table.id) == {0}
+        await service.disconnect(table.id, 0)
+        assert service.online(table.id) == {0}
+        await service.disconnect(table.id, 0)
+        assert service.online(table.id) == set()
+        assert [(m["online"], m["seq"]) for m in (await sub.get(), await sub.get())] == [
+            (True, None), (False, None)]
+    await _close(service)

@@ -1,0 +1,89 @@
+"""Locales, numbers by CLDR, plural forms, negotiation, merged catalogs."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardwar.web import i18n
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "1,000"), ("it", "1.000"), ("de", "1.000"), ("es", "1000"), ("pl", "1000"),
+     ("cs", "1\u00a0000")],
+)
+def test_format_number_1000(locale, expected):
+    assert i18n.format_number(1000, locale) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "12,345"), ("it", "12.345"), ("es", "12.345"), ("pl", "12\u00a0345"),
+     ("cs", "12\u00a0345")],
+)
+def test_format_number_groups_five_digits_everywhere(locale, expected):
+    assert i18n.format_number(12345, locale) == expected
+
+
+def test_format_number_uses_the_current_locale():
+    token = i18n.current_locale.set("de")
+    try:
+        assert i18n.format_number(2000) == "2.000"
+    finally:
+        i18n.current_locale.reset(token)
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [(None, "en"), ("", "en"), ("de", "de"), ("pl-PL,pl;q=0.9", "pl"), ("fr, cs;q=0.8", "cs"),
+     ("it;q=0.2, es;q=0.9", "es"), ("en;q=0, de;q=0.1", "de"), ("*", "en"), ("x;q=abc", "en")],
+)
+def test_negotiate(header, expected):
+    assert i18n.negotiate(header) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "forms"),
+    [("en", ["1 player", "2 players", "5 players"]),
+     ("pl", ["1 gracz", "2 graczy", "5 graczy"]),
+     ("cs", ["1 hráč", "2 hráči", "5 hráčů"])],
+)
+def test_plural_forms(locale, forms):
+    token = i18n.current_locale.set(locale)
+    try:
+        got = [i18n.ngettext("%(num)s player", "%(num)s players", n) % {"num": n}
+               for n in (1, 2, 5)]
+    finally:
+        i18n.current_locale.reset(token)
+    assert got == forms
+
+
+def test_polish_and_czech_have_three_card_forms():
+    for locale, words in (("pl", ("karta", "karty", "kart")), ("cs", ("karta", "karty", "karet"))):
+        token = i18n.current_locale.set(locale)
+        try:
+            got = [i18n.ngettext("%(num)s card from each player.",
+                                 "%(num)s cards from each player.", n) % {"num": n}
+                   for n in (1, 3, 5)]
+        finally:
+            i18n.current_locale.reset(token)
+        assert [g.split()[1].rstrip(".") for g in got] == list(words)
+
+
+def test_translations_merge_domains_and_tolerate_a_missing_play_catalog():
+    for locale in i18n.LOCALES:
+        t = i18n.translations(locale)
+        assert t.ugettext("Skip to main content")
+    assert i18n.translations("de").ugettext("Skip to main content") == "Zum Inhalt springen"
+    with pytest.raises(ValueError):
+        i18n.translations("fr")
+
+
+def test_gettext_follows_the_context_variable():
+    assert i18n.gettext("History") == "History"
+    token = i18n.current_locale.set("it")
+    try:
+        assert i18n.gettext("History") == "Storia"
+        assert i18n.pgettext("nothing", "History") == "History"
+    finally:
+        i18n.current_locale.reset(token)
