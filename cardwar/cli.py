@@ -153,13 +153,16 @@ def _shuffle(args: argparse.Namespace) -> None:
 def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
+    from .obs.logs import configure_logging, logging_config
     from .settings import Settings
     from .web.app import create_app
 
     overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
     # The stacked test deck is for tests only: `serve` never enables it.
     settings = Settings(**overrides, testing_stacked_deck=False)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    configure_logging("INFO")
+    uvicorn.run(create_app(settings), host=args.host, port=args.port,
+                log_config=logging_config("INFO"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,8 +14,10 @@ class Settings(BaseSettings):
     Attributes:
         database: SQLAlchemy URL of the game store (default: SQLite file under ./var).
         redis: Redis URL for live events across processes, or None (one process).
+        redis_prefix: prefix of the Redis channel names (sites sharing one Redis).
         flip_timeout: seconds before a player who has not flipped is flipped for.
         gone_after: seconds before a disconnected player is played for.
+        heartbeat: seconds between WebSocket pings (a silent socket is closed after 3).
         computer_delay: seconds a computer seat waits before it flips.
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
@@ -25,8 +27,10 @@ class Settings(BaseSettings):
 
     database: str = "sqlite+aiosqlite:///./var/cardwar.db"
     redis: str | None = None
+    redis_prefix: str = "cardwar:"
     flip_timeout: float = 10.0
     gone_after: float = 120.0
+    heartbeat: float = 20.0
     computer_delay: float = 0.8
     commit: str | None = None
     testing_stacked_deck: bool = False

@@ -1,10 +1,21 @@
 """Live fan-out of game events to every connection watching a game.
 
-:class:`Bus` is the interface; :class:`LocalBus` serves one process. A Redis
-pub/sub implementation (issue 6) fills the same interface: events carry
-their ``seq``, so a subscriber that missed some resyncs from the store.
+:class:`Bus` is the interface; :class:`LocalBus` serves one process and
+:class:`~cardwar.bus.redis.RedisBus` several (Redis pub/sub). Events carry
+their ``seq``; a :class:`Subscription` delivers them once each, in order,
+filling gaps from the store when its bus can lose messages.
 """
 
-from .local import Bus, LocalBus, Subscription
+from .local import Bus, CatchUp, LocalBus, Subscription
 
-__all__ = ["Bus", "LocalBus", "Subscription"]
+
+def open_bus(redis_url: str | None, prefix: str = "cardwar:") -> Bus:
+    """Return a :class:`LocalBus`, or a Redis bus when ``redis_url`` is given."""
+    if not redis_url:
+        return LocalBus()
+    from .redis import RedisBus
+
+    return RedisBus(redis_url, prefix=prefix)
+
+
+__all__ = ["Bus", "CatchUp", "LocalBus", "Subscription", "open_bus"]

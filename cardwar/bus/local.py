@@ -9,23 +9,47 @@ subscriber that falls more than ``maxsize`` messages behind is marked
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
+#: Queued to a subscription to make it check the store for missed events.
+_RESYNC: dict[str, Any] = {"type": "_resync", "seq": None}
+
+#: ``catch_up(game_id, seq)``: the stored events of ``game_id`` above ``seq``, in order.
+CatchUp = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
+
 
 class Subscription:
-    """Messages for one game, in publishing order; iterate with ``async for``.
+    """Messages for one game, in order; iterate with ``async for`` (or :meth:`next`).
+
+    Stored events (``seq`` not None) come out once each, in ``seq`` order:
+    repeats are dropped, and with a ``catch_up`` function a gap (an event
+    lost by the transport, or an overflow) is filled from the store before
+    the event after it. Ephemeral messages (``seq`` None) pass straight through.
+
+    Args:
+        game_id: the game subscribed to.
+        maxsize: queue length before messages are dropped (then resynced).
+        catch_up: reads missed events from the store; None: no gap filling.
 
     Attributes:
         game_id: the game subscribed to.
         overflowed: True once a message was dropped because the queue was full.
+        last: the ``seq`` of the last stored event delivered (or skipped by
+            :meth:`start_after`), None before the first.
     """
 
-    def __init__(self, game_id: str, maxsize: int = 1000) -> None:
+    def __init__(self, game_id: str, maxsize: int = 1000,
+                 catch_up: CatchUp | None = None) -> None:
         self.game_id = game_id
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize)
         self.overflowed = False
+        self.last: int | None = None
+        self._catch_up = catch_up
+        self._pending: deque[dict[str, Any]] = deque()
+        self._check_store = False
 
     def put(self, message: dict[str, Any]) -> None:
         """Queue ``message`` without waiting (drops it and sets ``overflowed`` if full)."""
@@ -33,17 +57,71 @@ class Subscription:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.overflowed = True
+            self._check_store = True
+
+    def start_after(self, seq: int) -> None:
+        """Deliver only stored events above ``seq`` (what a snapshot at ``seq`` lacks).
+
+        With a ``catch_up`` function the store is checked once for events
+        published before this subscription started listening.
+        """
+        if self.last is None or seq > self.last:
+            self.last = seq
+        if self._catch_up is not None:
+            self._check_store = True
+            self.put(_RESYNC)
+
+    def resync(self) -> None:
+        """Check the store for missed events (the transport reconnected)."""
+        if self._catch_up is not None:
+            self._check_store = True
+            self.put(_RESYNC)
+
+    async def _fill(self) -> None:
+        if self._catch_up is None or self.last is None:
+            return
+        missed = await self._catch_up(self.game_id, self.last)
+        self._pending.extend(e for e in missed if e["seq"] > self.last)
+
+    async def next(self) -> dict[str, Any]:
+        """Wait for the next message (in order, gaps filled: see the class docstring)."""
+        while True:
+            if self._pending:
+                message = self._pending.popleft()
+                from_store = True
+            else:
+                if self._check_store and self.queue.empty():
+                    self._check_store = False
+                    await self._fill()
+                    continue
+                message = await self.queue.get()
+                from_store = False
+                if message is _RESYNC:
+                    continue
+            seq = message.get("seq")
+            if seq is None:
+                return message
+            if self.last is not None:
+                if seq <= self.last:
+                    continue
+                if seq > self.last + 1 and not from_store and self._catch_up is not None:
+                    await self._fill()
+                    if self._pending and self._pending[0]["seq"] < seq:
+                        self._pending.append(message)
+                        continue
+            self.last = seq
+            return message
 
     async def get(self) -> dict[str, Any]:
-        """Wait for the next message."""
-        return await self.queue.get()
+        """Wait for the next message (same as :meth:`next`)."""
+        return await self.next()
 
     def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[dict[str, Any]]:
         while True:
-            yield await self.queue.get()
+            yield await self.next()
 
 
 class Bus(Protocol):
@@ -64,6 +142,9 @@ class Bus(Protocol):
 
 class LocalBus:
     """The in-process :class:`Bus`: one set of subscriptions per game."""
+
+    #: False: every publisher and subscriber lives in this process.
+    distributed = False
 
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = {}

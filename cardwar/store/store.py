@@ -13,6 +13,8 @@ play the same battle (issue 6 builds on this).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,13 +22,31 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, select, update
+from sqlalchemy import Connection, bindparam, event, func, insert, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from .models import EventRow, GameRow, SeatRow
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+_GAMES = GameRow.__table__
+_SEATS = SeatRow.__table__
+_EVENTS = EventRow.__table__
+_SAVE_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.seq == bindparam("b_expected"))
+    .values(status=bindparam("b_status"), battles=bindparam("b_battles"),
+            flipped=bindparam("b_flipped"), seq=bindparam("b_seq"),
+            updated_at=bindparam("b_now"))
+)
+_SAVE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
+    .values(kind=bindparam("b_kind"), nickname=bindparam("b_nickname"),
+            secret_hash=bindparam("b_hash"), auto_flip=bindparam("b_auto"))
+)
 
 
 class StaleWriteError(RuntimeError):
@@ -79,9 +99,14 @@ def _sqlite_dir(url: str) -> None:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL (readers never wait for the writer), enforced foreign keys, a busy timeout."""
+    """WAL (readers never wait for the writer), enforced foreign keys, a busy timeout.
+
+    ``synchronous=NORMAL`` is SQLite's advice for WAL: a commit survives the
+    process crashing; only a power cut may lose the last few commits.
+    """
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
@@ -93,16 +118,41 @@ class Store:
     Args:
         url: an async SQLAlchemy URL, e.g. ``sqlite+aiosqlite:///./var/cardwar.db``
             or ``postgresql+asyncpg://user@host/db``. A SQLite file's folder is
-            created if missing.
+            created if missing. On PostgreSQL, ``?search_path=NAME`` keeps the
+            tables in schema ``NAME`` (created by :meth:`migrate` if missing),
+            e.g. to share one database between sites or test runs.
+        pool_size: connections kept open on PostgreSQL (plus as many overflow).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool_size: int = 10) -> None:
         _sqlite_dir(url)
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
+        parsed = make_url(url)
+        self.schema: str | None = None
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "postgresql":
+            self.schema = parsed.query.get("search_path")  # type: ignore[assignment]
+            parsed = parsed.difference_update_query(["search_path"])
+            # no pre-ping (a round trip per checkout); recycle idle connections instead
+            kwargs = {"pool_size": pool_size, "max_overflow": pool_size,
+                      "pool_recycle": 1800}
+            if self.schema:
+                if not self.schema.replace("_", "").isalnum():
+                    raise ValueError(f"bad search_path {self.schema!r}")
+                kwargs["connect_args"] = {"server_settings": {"search_path": self.schema}}
+        elif parsed.get_backend_name() == "sqlite":
+            # a fixed pool: overflow connections (one thread each) were opened and
+            # closed again and again under load
+            kwargs = {"pool_size": 5, "max_overflow": 0}
+        self.engine: AsyncEngine = create_async_engine(parsed, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time: writers queue here rather than
+        # sleep in SQLite's busy handler (which made latency spike under load).
+        self._write_lock: asyncio.Lock | contextlib.AbstractAsyncContextManager[None] = (
+            asyncio.Lock() if self.engine.dialect.name == "sqlite"
+            else contextlib.nullcontext())
 
     async def migrate(self) -> None:
         """Bring the schema up to the newest Alembic revision (idempotent)."""
@@ -114,6 +164,11 @@ class Store:
             command.upgrade(cfg, "head")
 
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # several processes starting at once: one migrates, the others wait
+                await conn.execute(text("SELECT pg_advisory_xact_lock(7283460912)"))
+            if self.schema:
+                await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"'))
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
@@ -127,7 +182,7 @@ class Store:
             sqlalchemy.exc.IntegrityError: a game with this id exists.
         """
         now = datetime.now(UTC)
-        async with self._sessions.begin() as session:
+        async with self._write_lock, self._sessions.begin() as session:
             session.add(GameRow(
                 id=game.id, variant=game.variant, players=game.players,
                 face_down=game.face_down, seed=game.seed, hands=game.hands,
@@ -163,37 +218,46 @@ class Store:
                        for s in seats],
             )
 
-    async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int) -> None:
+    async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int,
+                   *, seats: bool = True) -> None:
         """Write ``game`` (progress and seats) and append ``events`` atomically.
+
+        The hot path of play (one call per flip), so it runs three prepared
+        Core statements rather than ORM units of work.
 
         Args:
             game: the game after the change; ``game.seq`` is the new last seq.
             events: the new events, numbered ``expected_seq + 1 ..``.
             expected_seq: the ``seq`` the caller loaded.
+            seats: False when no seat changed (flips and battles): skips their update.
 
         Raises:
             StaleWriteError: the stored ``seq`` is no longer ``expected_seq``.
         """
         now = datetime.now(UTC)
-        async with self._sessions.begin() as session:
-            result = await session.execute(
-                update(GameRow)
-                .where(GameRow.id == game.id, GameRow.seq == expected_seq)
-                .values(status=game.status, battles=game.battles, flipped=list(game.flipped),
-                        seq=game.seq, updated_at=now)
-            )
-            if result.rowcount != 1:  # type: ignore[attr-defined]
+        async with self._write_lock, self.engine.begin() as conn:
+            result = await conn.execute(_SAVE_GAME, {
+                "b_id": game.id, "b_expected": expected_seq, "b_status": game.status,
+                "b_battles": game.battles, "b_flipped": list(game.flipped), "b_seq": game.seq,
+                "b_now": now})
+            if result.rowcount != 1:
                 raise StaleWriteError(f"game {game.id} changed since seq {expected_seq}")
-            for s in game.seats:
-                await session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.game_id == game.id, SeatRow.seat == s.seat)
-                    .values(kind=s.kind, nickname=s.nickname, secret_hash=s.secret_hash,
-                            auto_flip=s.auto_flip)
-                )
-            for e in events:
-                session.add(EventRow(game_id=game.id, seq=e.seq, type=e.type, data=e.data,
-                                     created_at=now))
+            if seats and game.seats:
+                await conn.execute(_SAVE_SEAT, [
+                    {"b_game": game.id, "b_seat": s.seat, "b_kind": s.kind,
+                     "b_nickname": s.nickname, "b_hash": s.secret_hash, "b_auto": s.auto_flip}
+                    for s in game.seats])
+            if events:
+                await conn.execute(insert(_EVENTS), [
+                    {"game_id": game.id, "seq": e.seq, "type": e.type, "data": e.data,
+                     "created_at": now} for e in events])
+
+    async def count_playing(self) -> int:
+        """How many games are being played now (started, not over), site-wide."""
+        async with self._sessions() as session:
+            n = await session.scalar(
+                select(func.count()).select_from(GameRow).where(GameRow.status == "playing"))
+            return int(n or 0)
 
     async def events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
         """Return the events of ``game_id`` numbered above ``seq``, in order."""

@@ -6,6 +6,14 @@ import unicodedata
 
 MAX_NICKNAME = 24
 _BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+#: Characters outside those categories that still render as nothing (fillers, blanks).
+_INVISIBLE = frozenset({
+    0x034F,  # combining grapheme joiner
+    0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers
+    0x17B4, 0x17B5,  # Khmer inherent vowels
+    0x2800,  # braille blank
+})
+_VISIBLE_CATEGORIES = ("L", "N", "P", "S")
 
 
 class NicknameError(ValueError):
@@ -20,7 +28,9 @@ def clean_nickname(raw: str) -> str:
     """Return ``raw`` NFC-normalised and trimmed, 1-24 characters.
 
     Whitespace runs are kept as typed except at the ends; any control,
-    format (invisible) or unassigned character is refused.
+    format (invisible), line/paragraph separator or unassigned character is
+    refused, as are characters that render as nothing (Hangul fillers, the
+    braille blank) and names with no visible letter, digit or symbol.
 
     Raises:
         NicknameError: empty after trimming, longer than 24 characters, or
@@ -31,6 +41,9 @@ def clean_nickname(raw: str) -> str:
         raise NicknameError("empty")
     if len(text) > MAX_NICKNAME:
         raise NicknameError("long")
-    if any(unicodedata.category(ch) in _BANNED_CATEGORIES for ch in text):
+    if any(unicodedata.category(ch) in _BANNED_CATEGORIES or ord(ch) in _INVISIBLE
+           for ch in text):
         raise NicknameError("bad_char")
+    if not any(unicodedata.category(ch).startswith(_VISIBLE_CATEGORIES) for ch in text):
+        raise NicknameError("bad_char")  # only marks or spaces: nothing to see
     return text

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections import Counter
 from typing import Any
 
 from cardwar.bus import Bus
 from cardwar.engine import get_variant, new_seed
+from cardwar.obs import battle_played, set_games_in_progress
 from cardwar.settings import Settings
-from cardwar.store import Store, StoredEvent
+from cardwar.store import StaleWriteError, Store, StoredEvent
 
+from .follow import advance
 from .secrets import hash_secret, new_game_id, new_secret
 from .stacked import stacked_hands
 from .table import Table, TableError
@@ -46,7 +50,21 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, set[asyncio.Task[None]]] = {}
         self._online: dict[str, Counter[int]] = {}
+        self._watchers: Counter[str] = Counter()  # spectator connections per game (issue 5)
+        self._gone: dict[str, set[int]] = {}  # seats played for while away (issue 5)
         self._closed = False
+        # Several processes (issue 6): games whose cached table may be stale.
+        self._dirty: set[str] = set()
+        self._distributed = bool(getattr(bus, "distributed", False))
+        self._gauge_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+        attach = getattr(bus, "attach", None)
+        if attach is not None:
+            attach(catch_up=self.catch_up, on_remote=self._on_remote,
+                   on_reset=self._on_reset, on_unfollow=self._on_unfollow,
+                   on_hello=self._on_hello)
+        # seats connected to other processes: game -> process id -> seats
+        self._remote_online: dict[str, dict[str, set[int]]] = {}
 
     # -- loading ----------------------------------------------------------
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -59,10 +77,12 @@ class TableService:
         armed again, so a restarted server carries on by itself.
         """
         table = self._tables.get(game_id)
-        if table is not None:
+        if table is not None and self._trusted(game_id):
             return table
         async with self._lock(game_id):
             table = self._tables.get(game_id)
+            if table is not None and not self._trusted(game_id):
+                table = await self._reload(game_id, table)
             if table is None:
                 record = await self.store.load(game_id)
                 if record is None:
@@ -71,6 +91,9 @@ class TableService:
                 self._tables[game_id] = table
                 if table.status == "playing":
                     self._arm_round(table)
+                    for rec in table.record.seats:  # nobody is here yet after a restart
+                        if rec.kind == "human":
+                            self._arm_gone(table.id, rec.seat)
             return table
 
     async def _require(self, game_id: str) -> Table:
@@ -112,28 +135,52 @@ class TableService:
         self._tables[table.id] = table
         return table, secret
 
-    async def _change(self, game_id: str, action: Any) -> Any:
+    async def _change(self, game_id: str, action: Any, waited: bool = True) -> Any:
+        """Apply ``action(table)`` under the game's lock, then save and publish.
+
+        The save is a version check on ``seq``: when another process changed
+        the game first (:class:`StaleWriteError`), the table is reloaded from
+        the store and ``action`` applied again, so a battle is never played
+        twice nor lost. ``waited``: someone waits for the result (metrics).
+        """
+        entered = time.perf_counter()
         async with self._lock(game_id):
-            table = self._tables.get(game_id)
-            if table is None:
-                record = await self.store.load(game_id)
-                if record is None:
-                    raise TableError("no_game")
-                table = self._tables[game_id] = Table(record)
-            before = table.seq
-            try:
-                value = action(table)
-                events = table.take_outbox()
-                if events:
-                    await self.store.save(table.record, [_stored(e) for e in events], before)
-            except TableError:
-                table.take_outbox()
-                raise
-            except BaseException:
-                self._tables.pop(game_id, None)  # reload from the store next time
-                raise
+            for attempt in range(1, STALE_RETRIES + 1):
+                table = self._tables.get(game_id)
+                fresh = table is None or not self._trusted(game_id)
+                if fresh:
+                    self._dirty.discard(game_id)
+                    record = await self.store.load(game_id)
+                    if record is None:
+                        raise TableError("no_game")
+                    table = self._tables[game_id] = Table(record)
+                before = table.seq
+                try:
+                    value = action(table)
+                    events = table.take_outbox()
+                    if events:
+                        await self.store.save(
+                            table.record, [_stored(e) for e in events], before,
+                            seats=not all(e["type"] in _SEATLESS for e in events))
+                except TableError:
+                    table.take_outbox()
+                    if fresh or not self._distributed:
+                        raise
+                    self._dirty.add(game_id)  # maybe refused by a stale cache: reload, retry
+                    continue
+                except StaleWriteError:
+                    self._dirty.add(game_id)  # another process got there first: reload
+                    if attempt == STALE_RETRIES:
+                        self._tables.pop(game_id, None)
+                        raise
+                    continue
+                except BaseException:
+                    self._tables.pop(game_id, None)  # reload from the store next time
+                    raise
+                break
             for event in events:
                 await self.bus.publish(game_id, event)
+            self._observe(table, events, time.perf_counter() - entered if waited else None)
             kinds = {e["type"] for e in events}
             if table.status == "playing" and kinds & {"started", "battle"}:
                 self._arm_round(table)
@@ -158,7 +205,10 @@ class TableService:
         Raises:
             TableError: ``no_game``, ``not_creator``, ``not_lobby``.
         """
-        await self._change(game_id, lambda t: t.start(seat))
+        table: Table = await self._change(game_id, lambda t: (t.start(seat), t)[1])
+        for rec in table.record.seats:
+            if rec.kind == "human" and rec.seat not in self.online(game_id):
+                self._arm_gone(game_id, rec.seat)
 
     async def flip(
         self, game_id: str, seat: int, by: str = "player", battle: int | None = None
@@ -168,7 +218,8 @@ class TableService:
         Raises:
             TableError: ``no_game``, ``not_playing``, ``out``.
         """
-        return bool(await self._change(game_id, lambda t: t.flip(seat, by, battle)))
+        return bool(await self._change(game_id, lambda t: t.flip(seat, by, battle),
+                                       waited=by == "player"))
 
     async def set_auto(self, game_id: str, seat: int, on: bool) -> None:
         """Switch auto-flip for ``seat``; switching it on mid-battle flips soon.
@@ -192,6 +243,8 @@ class TableService:
                 self._arm(table, seat, "computer", self.settings.computer_delay)
             elif rec.auto_flip:
                 self._arm(table, seat, "auto", self.settings.computer_delay)
+            elif seat in self._gone.get(table.id, ()):
+                self._arm(table, seat, "gone", self.settings.computer_delay)
             else:
                 self._arm(table, seat, "timer", self.settings.flip_timeout)
 
@@ -215,22 +268,43 @@ class TableService:
 
     # -- presence and messages --------------------------------------------
     def online(self, game_id: str) -> set[int]:
-        """Seats of ``game_id`` with at least one open connection."""
-        return {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
+        """Seats of ``game_id`` with at least one open connection (to any process)."""
+        here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
+        for seats in self._remote_online.get(game_id, {}).values():
+            here |= seats
+        return here
 
     async def connect(self, game_id: str, seat: int | None) -> None:
-        """Count a connection of ``seat``; the first one publishes ``presence``."""
+        """Count a connection of ``seat``; the first one publishes ``presence``.
+
+        A spectator (``seat`` None) changes the ``watchers`` count; a player
+        who was gone takes their seat back (``gone`` false).
+        """
         if seat is None:
+            self._watchers[game_id] += 1
+            await self._publish_watchers(game_id)
             return
         counter = self._online.setdefault(game_id, Counter())
         counter[seat] += 1
         if counter[seat] == 1:
             await self.bus.publish(game_id, {"type": "presence", "seq": None,
                                              "seat": seat, "online": True})
+            gone = self._gone.get(game_id, set())
+            if seat in gone:
+                gone.discard(seat)
+                await self.bus.publish(game_id, {"type": "gone", "seq": None,
+                                                 "seat": seat, "gone": False})
+                table = self._tables.get(game_id)
+                if table is not None and seat in table.to_flip():
+                    self._arm_round(table)  # their own flip timer again
 
     async def disconnect(self, game_id: str, seat: int | None) -> None:
         """Uncount a connection of ``seat``; the last one publishes ``presence``."""
         if seat is None:
+            self._watchers[game_id] -= 1
+            if self._watchers[game_id] <= 0:
+                del self._watchers[game_id]
+            await self._publish_watchers(game_id)
             return
         counter = self._online.setdefault(game_id, Counter())
         counter[seat] -= 1
@@ -238,16 +312,207 @@ class TableService:
             del counter[seat]
             await self.bus.publish(game_id, {"type": "presence", "seq": None,
                                              "seat": seat, "online": False})
+            self._arm_gone(game_id, seat)
 
     def message(
         self, table: Table, viewer: int | None, event: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The message for ``viewer``: a state snapshot, or ``event`` (see :func:`view_message`)."""
-        return view_message(table, viewer, event, self.online(table.id))
+        return view_message(table, viewer, event, self.online(table.id),
+                            self.gone(table.id), self.watchers(table.id))
+
+    # -- spectators, gone players, handing over, new links (issue 5) -------
+    def watchers(self, game_id: str) -> int:
+        """How many spectator connections ``game_id`` has."""
+        return max(0, self._watchers.get(game_id, 0))
+
+    def gone(self, game_id: str) -> set[int]:
+        """Seats of ``game_id`` played for because their player is away."""
+        return set(self._gone.get(game_id, ()))
+
+    async def _publish_watchers(self, game_id: str) -> None:
+        await self.bus.publish(game_id, {"type": "watchers", "seq": None,
+                                         "count": self.watchers(game_id)})
+
+    def _arm_gone(self, game_id: str, seat: int) -> None:
+        """In ``settings.gone_after`` seconds, play for ``seat`` if still away."""
+        if self._closed:
+            return
+        task = asyncio.create_task(self._fire_gone(game_id, seat, self.settings.gone_after))
+        timers = self._timers.setdefault(f"{game_id}#gone", set())  # not cancelled per round
+        timers.add(task)
+        task.add_done_callback(timers.discard)
+
+    async def _fire_gone(self, game_id: str, seat: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.mark_gone(game_id, seat)
+
+    async def mark_gone(self, game_id: str, seat: int) -> bool:
+        """Play for ``seat`` from now on if its player is away (no connection).
+
+        Returns:
+            True if the seat is now gone (and ``gone`` was published).
+        """
+        table = await self.get(game_id)
+        if (table is None or table.status != "playing" or seat in self.online(game_id)
+                or table.record.seats[seat].kind != "human"
+                or seat in self._gone.get(game_id, ())):
+            return False
+        self._gone.setdefault(game_id, set()).add(seat)
+        await self.bus.publish(game_id, {"type": "gone", "seq": None, "seat": seat,
+                                         "gone": True})
+        if seat in table.to_flip() and not table.record.seats[seat].auto_flip:
+            self._arm(table, seat, "gone", self.settings.computer_delay)
+        return True
+
+    async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
+        """The creator lets the computer play the seat of a gone player.
+
+        Raises:
+            TableError: ``no_game``, ``not_creator``, ``not_playing``,
+                ``not_gone`` (the seat's player is not gone).
+        """
+        if seat not in self._gone.get(game_id, ()):
+            raise TableError("not_gone")
+        table: Table = await self._change(game_id, lambda t: (t.hand_over(by, seat), t)[1])
+        self._gone.get(game_id, set()).discard(seat)
+        if seat in table.to_flip():
+            self._arm(table, seat, "computer", self.settings.computer_delay)
+
+    async def relink(self, game_id: str, seat: int) -> str:
+        """Give ``seat`` a new secret (its old links and cookies stop working).
+
+        Returns:
+            The new secret.
+
+        Raises:
+            TableError: ``no_game``, ``not_seated``.
+        """
+        secret = new_secret()
+        await self._change(game_id, lambda t: t.relink(seat, hash_secret(secret)))
+        return secret
+
+    # -- several processes (issue 6) --------------------------------------
+    async def _reload(self, game_id: str, previous: Table) -> Table | None:
+        """Reload a stale cached table (hold the lock); re-arm timers if it moved on."""
+        self._dirty.discard(game_id)  # a reset during the load marks it again
+        record = await self.store.load(game_id)
+        if record is None:
+            self._tables.pop(game_id, None)
+            return None
+        table = self._tables[game_id] = Table(record)
+        if table.status == "playing" and (
+            not self._timers.get(game_id) or previous.game.battles != table.game.battles
+            or previous.status != table.status
+        ):
+            self._arm_round(table)
+        return table
+
+    async def catch_up(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The stored events of ``game_id`` above ``seq`` as bus messages, in order."""
+        return [{"type": e.type, "seq": e.seq, **e.data}
+                for e in await self.store.events_since(game_id, seq)]
+
+    async def _on_remote(self, game_id: str, event: dict[str, Any], origin: str = "") -> None:
+        """Another process published ``event``: bring the cached table up to it.
+
+        Called by the bus before this process's subscribers see the event, so
+        messages are rendered from a table at least that new. Timers of the
+        new battle are armed here too: every process following a game arms
+        them, and the locked, version-checked flip makes all but one a no-op.
+        """
+        seq = event.get("seq")
+        if event.get("type") == "presence" and origin:
+            seats = self._remote_online.setdefault(game_id, {}).setdefault(origin, set())
+            (seats.add if event.get("online") else seats.discard)(int(event["seat"]))
+            return
+        table = self._tables.get(game_id)
+        if seq is None or table is None or game_id in self._dirty or seq <= table.seq:
+            return
+        if not self._lock(game_id).locked() and advance(table, event):
+            if event["type"] in ("started", "battle") and table.status == "playing":
+                self._arm_round(table)
+            self._observe_status(event)
+            return
+        # A local change is in flight (its save will fail and retry) or the event
+        # cannot be applied: reload on the next use. Never wait here: the bus
+        # reader serves every game of this process.
+        self._dirty.add(game_id)
+
+    def _trusted(self, game_id: str) -> bool:
+        """True when the cached table of ``game_id`` is known to be current.
+
+        With one process always (unless a change failed); with several only
+        while this process follows the game on the bus and missed nothing.
+        """
+        if game_id in self._dirty:
+            return False
+        return not self._distributed or bool(self.bus.following(game_id))  # type: ignore[attr-defined]
+
+    async def _on_hello(self, game_id: str) -> None:
+        """Another process now follows ``game_id``: tell it who is connected here."""
+        for seat in sorted({s for s, n in self._online.get(game_id, Counter()).items()
+                            if n > 0}):
+            await self.bus.publish(game_id, {"type": "presence", "seq": None,
+                                             "seat": seat, "online": True})
+
+    def _on_reset(self, game_id: str | None) -> None:
+        """The bus may have missed events (of ``game_id``, or of every game)."""
+        if game_id is None:
+            self._dirty.update(self._tables)
+        elif game_id in self._tables:
+            self._dirty.add(game_id)
+
+    def _on_unfollow(self, game_id: str) -> None:
+        """Nobody here follows ``game_id`` now: its cached table may go stale."""
+        self._remote_online.pop(game_id, None)  # no longer kept up to date
+        if self._distributed and game_id in self._tables:
+            self._dirty.add(game_id)
+
+    # -- metrics ------------------------------------------------------------
+    def _observe(self, table: Table, events: list[dict[str, Any]],
+                 latency: float | None) -> None:
+        """Count battles this process played; refresh the games gauge on start/end."""
+        for event in events:
+            if event["type"] == "battle":
+                battle_played(table.variant.name, latency)
+            self._observe_status(event)
+
+    def _observe_status(self, event: dict[str, Any]) -> None:
+        if event["type"] in ("started", "over") and not self._closed:
+            task = asyncio.create_task(self.refresh_games_in_progress())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def refresh_games_in_progress(self) -> int:
+        """Count the site's games being played (from the store) and report it."""
+        try:
+            n = await self.store.count_playing()
+        except Exception:  # noqa: BLE001 - a metric must never break play
+            log.warning("counting games in progress failed", exc_info=True)
+            return -1
+        set_games_in_progress(n)
+        return n
+
+    def start_gauges(self, interval: float = 15.0) -> None:
+        """Refresh the games-in-progress gauge now and every ``interval`` seconds."""
+
+        async def loop() -> None:
+            while not self._closed:
+                await self.refresh_games_in_progress()
+                await asyncio.sleep(interval)
+
+        if self._gauge_task is None:
+            self._gauge_task = asyncio.create_task(loop(), name="games-in-progress")
 
     async def close(self) -> None:
         """Cancel every timer (tables stay in the store)."""
         self._closed = True
+        for task in [self._gauge_task, *self._background]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         tasks = [t for ts in self._timers.values() for t in ts]
         for task in tasks:
             task.cancel()
@@ -255,6 +520,12 @@ class TableService:
             with contextlib.suppress(BaseException):
                 await task
         self._timers.clear()
+
+
+STALE_RETRIES = 8
+#: Events that never change a seat: saving them skips the seats' update.
+_SEATLESS = frozenset({"flipped", "battle", "over"})
+log = logging.getLogger("cardwar.tables")
 
 
 def _stored(event: dict[str, Any]) -> StoredEvent:

@@ -15,6 +15,9 @@ Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
   "battles": int, "final_counts": [...], "eliminated": {"1": 2}, "seed": str | None,
   "hands": str | None, "command": str}``
 * ``{"type": "auto_flip", "seat": 0, "on": bool}``
+* ``{"type": "handed", "seat": 2}`` - the creator let the computer play for a gone player.
+* ``{"type": "relinked", "seat": 1}`` - the seat's secret was replaced (new device link).
+* ``{"type": "rematch", "game": str, "by": 0}`` - a rematch was offered: the new game's id.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ class TableError(Exception):
 
     Codes: ``no_seat`` (table full), ``not_seated``, ``not_creator``, ``not_lobby``,
     ``not_playing``, ``out`` (the seat is out of the game), ``already_flipped``,
-    ``already_seated``.
+    ``already_seated``, ``not_over``, ``not_gone``, ``seat_taken``.
     """
 
     def __init__(self, code: str) -> None:
@@ -92,6 +95,8 @@ class Table:
         for _ in range(record.battles):
             self.last = self.game.play_battle()
         self.outbox: list[dict[str, Any]] = []
+        #: the id of the rematch offered after this game, once known.
+        self.rematch: str | None = None
 
     # -- creation ---------------------------------------------------------
     @classmethod
@@ -107,8 +112,10 @@ class Table:
         creator_hash: str,
         seed: str | None = None,
         hands: str | None = None,
+        creator_seat: int = 0,
     ) -> Table:
-        """Create a table in the lobby: the creator in seat 0, ``computers`` seated.
+        """Create a table in the lobby: the creator in ``creator_seat`` (seat 0
+        unless this is a rematch), ``computers`` seated.
 
         Exactly one of ``seed`` (shuffled, RULES.md 9) or ``hands`` (stacked,
         tests only) gives the deal. The creation events are in the outbox.
@@ -119,7 +126,8 @@ class Table:
         """
         v = get_variant(variant)
         fd = v.check(players, face_down)
-        if any(not 0 < s < players for s in computers):
+        if not 0 <= creator_seat < players or any(
+                not 0 <= s < players or s == creator_seat for s in computers):
             raise ValueError("computer seats must be other seats of the table")
         if (seed is None) == (hands is None):
             raise ValueError("give exactly one of seed and hands")
@@ -129,7 +137,7 @@ class Table:
             seats=[SeatRecord(seat=s) for s in range(players)],
         )
         table = cls(record)
-        table._seat(0, "human", creator, creator_hash)
+        table._seat(creator_seat, "human", creator, creator_hash)
         for s in sorted(set(computers)):
             table._seat(s, "computer", None, None)
         return table
@@ -156,6 +164,16 @@ class Table:
             if s.kind == "human" and same_hash(s.secret_hash, secret_hash):
                 return s.seat
         return None
+
+    @property
+    def creator(self) -> int | None:
+        """The seat that may start the game: the lowest seat held by a human.
+
+        In a new game that is always seat 0 (the creator's); in a rematch it
+        is the lowest seat whose player has come along.
+        """
+        humans = [s.seat for s in self.record.seats if s.kind == "human"]
+        return min(humans) if humans else None
 
     def open_seats(self) -> list[int]:
         """Seats nobody has taken yet."""
@@ -185,14 +203,15 @@ class Table:
         rec.kind, rec.nickname, rec.secret_hash = kind, nickname, secret_hash
         self._emit("joined", seat=seat, kind=kind, nickname=nickname)
 
-    def join(self, nickname: str, secret_hash: str) -> int:
-        """Seat a new player in the first open seat and return that seat.
+    def join(self, nickname: str, secret_hash: str, seat: int | None = None) -> int:
+        """Seat a new player in ``seat`` (default: the first open seat); return it.
 
         ``nickname`` must already be clean (:func:`clean_nickname`).
 
         Raises:
             TableError: ``not_lobby`` after the start, ``no_seat`` when full,
-                ``already_seated`` when the secret already has a seat.
+                ``seat_taken`` when ``seat`` is not open, ``already_seated``
+                when the secret already has a seat.
         """
         if self.status != "lobby":
             raise TableError("not_lobby")
@@ -201,8 +220,11 @@ class Table:
         free = self.open_seats()
         if not free:
             raise TableError("no_seat")
-        self._seat(free[0], "human", nickname, secret_hash)
-        return free[0]
+        if seat is not None and seat not in free:
+            raise TableError("seat_taken")
+        chosen = free[0] if seat is None else seat
+        self._seat(chosen, "human", nickname, secret_hash)
+        return chosen
 
     def start(self, seat: int | None) -> None:
         """Start the game; open seats are filled with computer players.
@@ -210,7 +232,7 @@ class Table:
         Raises:
             TableError: ``not_creator`` unless ``seat`` is 0, ``not_lobby``.
         """
-        if seat != 0:
+        if seat is None or seat != self.creator:
             raise TableError("not_creator")
         if self.status != "lobby":
             raise TableError("not_lobby")
@@ -295,3 +317,53 @@ class Table:
         if rec.auto_flip != on:
             rec.auto_flip = on
             self._emit("auto_flip", seat=seat, on=on)
+
+    def hand_over(self, by: int | None, seat: int) -> None:
+        """The creator lets the computer play ``seat`` for the rest of the game.
+
+        Whether the seat's player is gone is the caller's check (presence is
+        not part of the table).
+
+        Raises:
+            TableError: ``not_creator`` unless ``by`` is the creator,
+                ``not_playing``, ``not_gone`` for one's own seat or a seat
+                that is not a human's.
+        """
+        if by is None or by != self.creator:
+            raise TableError("not_creator")
+        if self.status != "playing":
+            raise TableError("not_playing")
+        if not 0 <= seat < len(self.record.seats) or seat == by:
+            raise TableError("not_gone")
+        rec = self.record.seats[seat]
+        if rec.kind != "human":
+            raise TableError("not_gone")
+        rec.kind, rec.secret_hash, rec.auto_flip = "computer", None, False
+        self._emit("handed", seat=seat)
+
+    def relink(self, seat: int, secret_hash: str) -> None:
+        """Replace the secret of ``seat`` (a human's): old links and cookies stop working.
+
+        Raises:
+            TableError: ``not_seated`` if the seat is not a human's.
+        """
+        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
+            raise TableError("not_seated")
+        self.record.seats[seat].secret_hash = secret_hash
+        self._emit("relinked", seat=seat)
+
+    def offer_rematch(self, seat: int | None, game_id: str) -> None:
+        """Record that ``seat`` offered the rematch ``game_id`` (once the game is over).
+
+        Raises:
+            TableError: ``not_over`` while playing, ``not_seated`` for a
+                spectator, ``already_seated`` if a rematch was offered already.
+        """
+        if self.status != "over":
+            raise TableError("not_over")
+        if seat is None or self.record.seats[seat].kind != "human":
+            raise TableError("not_seated")
+        if self.rematch is not None:
+            raise TableError("already_seated")
+        self.rematch = game_id
+        self._emit("rematch", game=game_id, by=seat)

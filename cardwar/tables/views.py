@@ -10,8 +10,10 @@ the stacked hands only once the game is over, seat secrets never.
     {"type": "state", "seq": 12, "you": 0 | None,
      "game": {<engine seat_view: "viewer", "battle", "counts", "in_play", "eliminated",
               "pot", "outcome", "reason", "winner">, "id", "variant", "players",
-              "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped"},
-     "seats": [{"seat", "kind", "nickname", "online", "auto_flip"}],
+              "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
+              "creator", "rematch"},
+     "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
+     "watchers": 2,
      "last": <battle event> | None, "result": <over event data> | None}
 """
 
@@ -36,6 +38,13 @@ _EVENT_KEYS: dict[str, tuple[str, ...]] = {
     "auto_flip": ("seat", "on"),
     "presence": ("seat", "online"),
     "error": ("code",),
+    "handed": ("seat",),
+    "relinked": ("seat",),
+    "rematch": ("game", "by"),
+    "gone": ("seat", "gone"),
+    "watchers": ("count",),
+    "ping": (),
+    "pong": (),
 }
 
 
@@ -44,6 +53,8 @@ def view_message(
     viewer: int | None,
     event: dict[str, Any] | None = None,
     online: Collection[int] = (),
+    gone: Collection[int] = (),
+    watchers: int = 0,
 ) -> dict[str, Any]:
     """Build the message ``viewer`` (a seat, or None for a spectator) receives.
 
@@ -52,6 +63,9 @@ def view_message(
         viewer: the seat of the connection, or None.
         event: an emitted event; None for a full ``state`` snapshot.
         online: seats with at least one open connection (for the snapshot).
+        gone: seats whose player has been away longer than ``gone_after``
+            and is played for (for the snapshot).
+        watchers: how many spectators are connected (for the snapshot).
 
     Returns:
         A JSON-ready dict with ``type`` and ``seq`` (shapes in the module docstring).
@@ -67,6 +81,8 @@ def view_message(
         msg.update({k: event[k] for k in keys if k in event})
         if event["type"] == "over" and table.status != "over":  # defence in depth
             msg["seed"] = msg["hands"] = msg["command"] = None
+        if event["type"] == "error" and not isinstance(msg.get("code"), str):
+            msg["code"] = "bad_message"
         return msg
     game = table.game
     record = table.record
@@ -89,12 +105,16 @@ def view_message(
             "status": record.status,
             "commitment": record.commitment,
             "flipped": list(record.flipped),
+            "creator": table.creator,
+            "rematch": table.rematch,
         },
         "seats": [
             {"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
-             "online": s.kind == "computer" or s.seat in online, "auto_flip": s.auto_flip}
+             "online": s.kind == "computer" or s.seat in online, "auto_flip": s.auto_flip,
+             "gone": s.kind == "human" and s.seat in gone}
             for s in record.seats
         ],
+        "watchers": watchers,
         "last": last,
         "result": table.result() if table.status == "over" else None,
     }

@@ -8,9 +8,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from cardwar.obs import RequestIdMiddleware, metrics_endpoint
 from cardwar.settings import Settings
 
-from . import pages, play
+from . import pages, play, rooms, security
 from .templating import STATIC_DIR
 
 
@@ -40,6 +41,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.system_router)
     app.include_router(play.router)
+    app.include_router(rooms.router)
+    # before the pages router: its "/{locale}" catch-all would take /metrics
+    app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     app.include_router(pages.router)
     pages.install_error_pages(app)
+    security.install_error_pages(app)  # after pages': it keeps their 404 page
+    app.add_middleware(security.SecurityHeadersMiddleware)
+    app.add_middleware(RequestIdMiddleware)  # last: outermost, ids on every log line
     return app

@@ -9,10 +9,15 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 * ``GET /{locale}/g/{id}`` - the game page (lobby, table, end screen).
 * ``POST /{locale}/g/{id}/join`` - form ``nickname`` -> 303 back; sets the seat cookie.
 * ``GET /g/{id}/qr.svg`` - the shared link as a QR code (SVG).
-* ``WS /ws/g/{id}`` - live play. Client -> server: ``{"type": "flip"}``,
-  ``{"type": "auto", "on": true}``, ``{"type": "start"}``. Server -> client:
-  messages built by :func:`cardwar.tables.view_message` only (``state`` first,
-  then numbered events; ``error`` frames ``{"type": "error", "code": ...}``).
+* ``WS /ws/g/{id}[?since=N]`` - live play, served by :mod:`cardwar.web.socket`
+  (catch-up from event ``N``, heartbeats, rate limits). Client -> server
+  messages are validated by :mod:`cardwar.web.protocol` (``flip``, ``auto``,
+  ``start``, ``hand_over``, ``ping``, ``pong``). Server -> client: messages
+  built by :func:`cardwar.tables.view_message` only (``state`` or the missed
+  events first, then numbered events; ``error`` frames ``{"type": "error",
+  "code": ...}``).
+
+Device links, rematch, replay and download: :mod:`cardwar.web.rooms`.
 
 Seat secrets live in an HttpOnly, SameSite=Lax cookie named ``cw_<game id>``.
 State-changing POSTs and the WebSocket handshake must come from this site
@@ -21,8 +26,6 @@ State-changing POSTs and the WebSocket handshake must come from this site
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
@@ -31,12 +34,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from fastapi import APIRouter, FastAPI, Form, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Form, Request, WebSocket
 from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardwar.bus import LocalBus
+from cardwar.bus import open_bus
 from cardwar.engine import VARIANTS, OptionError
+from cardwar.obs import connection_closed, connection_opened, process_exiting
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import (
@@ -48,14 +52,14 @@ from cardwar.tables import (
     hash_secret,
 )
 
-from . import i18n
+from . import i18n, socket
 from .i18n import LOCALES, negotiate
 from .templating import render
 
 router = APIRouter()
 
 COOKIE_MAX_AGE = 60 * 60 * 24 * 60  # 60 days
-MAX_MESSAGE = 1024  # bytes of one WebSocket message from a browser
+MAX_MESSAGE = socket.MAX_MESSAGE  # bytes of one WebSocket message (protocol.py)
 
 
 @asynccontextmanager
@@ -67,15 +71,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = getattr(app.state, "settings", None) or Settings()
     store = Store(settings.database)
     await store.migrate()
-    bus = LocalBus()  # issue 6: a Redis bus when settings.redis is set
+    bus = open_bus(settings.redis, settings.redis_prefix)  # Redis: several processes
     service = TableService(store, bus, settings)
     app.state.tables = service
+    service.start_gauges()
     try:
         yield
     finally:
         await service.close()
         await bus.close()
         await store.close()
+        process_exiting()
 
 
 def _service(request: Request | WebSocket) -> TableService:
@@ -107,7 +113,7 @@ def _check_locale(locale: str) -> None:
 
 
 def _forbidden() -> Response:
-    return Response("Cross-site request refused.", status_code=403, media_type="text/plain")
+    raise StarletteHTTPException(403, "cross-site request")  # the translated error page
 
 
 def _set_seat_cookie(response: Response, request: Request, game_id: str, secret: str) -> None:
@@ -195,6 +201,19 @@ def client_strings(locale: str) -> dict[str, Any]:
             "play_again": _("Play again"),
             "connecting": _("Connecting…"),
             "disconnected": _("The connection was lost. Reload the page to carry on."),
+            "reconnecting": _("The connection was lost. Reconnecting…"),
+            "gone": _("away: played for"),
+            "hand_over": _("Let the computer play for {name}"),
+            "watching_count": _plural(lambda n: ngettext(
+                "{count} person is watching", "{count} people are watching", n), locale),
+            "watch_replay": _("Watch the replay"),
+            "download": _("Download the game"),
+            "rematch": _("Rematch"),
+            "rematch_join": _("Join the rematch"),
+            "rematch_offer": _("{name} offers a rematch with the same seats."),
+            "rematch_ready": _("A rematch with the same seats is waiting for you."),
+            "replay_step": _("Battle {n} of {total}"),
+            "replay_start": _("The cards are dealt."),
             # TRANSLATORS: a card's name for screen readers, e.g. "queen of hearts".
             "card": _("{rank} of {suit}"),
             "ranks": {
@@ -210,6 +229,13 @@ def client_strings(locale: str) -> dict[str, Any]:
                 "out": _("You are out of this game."),
                 "bad_message": _("The server did not understand that."),
                 "not_lobby": _("The game has already started."),
+                "rate_limited": _("Slow down a little: too many moves at once."),
+                "not_gone": _("That player is not away."),
+                "not_over": _("The game is not over yet."),
+                "seat_taken": _("That seat is already taken."),
+                "no_seat": _("Every seat is taken."),
+                "already_seated": _("You already have a seat at this table."),
+                "no_game": _("This game does not exist."),
             },
         }
     finally:
@@ -307,17 +333,30 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
     finally:
         i18n.current_locale.reset(token)
     link = str(request.base_url).rstrip("/") + f"/g/{game_id}"
+    from cardwar.tables.rematch import known_rematch
+
+    from .rooms import device_link  # issue 5: personal link, rematch, replay
+
+    await known_rematch(_service(request), table)
+    secret = request.cookies.get(cookie_name(game_id))
     config = {
         "id": game_id, "locale": locale, "socket": f"/ws/g/{game_id}", "link": link,
         "variant_page": f"/{locale}/{table.variant.name}#play",
+        "heartbeat": getattr(_service(request).settings, "heartbeat", 20.0),
+        "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
+        "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
     }
-    return render(
+    response = render(
         request, "game.html", locale,
         table=table, seat=seat, can_join=can_join, default_nickname=default_nickname,
         link=link, variant=table.variant, active=table.variant.name,
         strings_json=_json_script(client_strings(locale)), config_json=_json_script(config),
         show_alternates=False,
+        device_link=device_link(request, locale, game_id, secret) if seat is not None and secret
+        else None,
     )
+    response.headers["Cache-Control"] = "no-store"  # the page may hold the device link
+    return response
 
 
 @router.post("/{locale}/g/{game_id}/join", include_in_schema=False)
@@ -348,49 +387,6 @@ async def join_game(
 
 
 # -- the socket ---------------------------------------------------------------
-async def _pump(ws: WebSocket, service: TableService, game_id: str, seat: int | None,
-                sub: Any, after: int) -> None:
-    """Send every published event to ``ws``, skipping those the snapshot covered."""
-    async for event in sub:
-        seq = event.get("seq")
-        if seq is not None and seq <= after:
-            continue
-        table = await service.get(game_id)
-        if table is None:
-            return
-        await ws.send_json(service.message(table, seat, event))
-
-
-async def _handle(service: TableService, table: Table, seat: int | None,
-                  text: str | None) -> str | None:
-    """Apply one browser message; return an error code, or None."""
-    if text is None or len(text.encode("utf-8")) > MAX_MESSAGE:
-        return "bad_message"
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return "bad_message"
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        return "bad_message"
-    kind = data["type"]
-    if kind == "ping":
-        return None
-    if seat is None:
-        return "not_seated"
-    try:
-        if kind == "flip":
-            await service.flip(table.id, seat, "player")
-        elif kind == "auto" and isinstance(data.get("on"), bool):
-            await service.set_auto(table.id, seat, data["on"])
-        elif kind == "start":
-            await service.start(table.id, seat)
-        else:
-            return "bad_message"
-    except TableError as exc:
-        return exc.code
-    return None
-
-
 @router.websocket("/ws/g/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Live play for one connection (protocol in the module docstring)."""
@@ -402,26 +398,11 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if table is None:
         await ws.close(code=1008)
         return
-    seat = _seat_of(table, ws.cookies)
-    await ws.accept()
-    async with service.bus.subscribe(game_id) as sub:
-        snapshot = service.message(table, seat)
-        await ws.send_json(snapshot)
-        pump = asyncio.create_task(_pump(ws, service, game_id, seat, sub, snapshot["seq"]))
-        await service.connect(game_id, seat)
-        try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                code = await _handle(service, table, seat, message.get("text"))
-                if code is not None:
-                    await ws.send_json(
-                        service.message(table, seat, {"type": "error", "code": code}))
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            pump.cancel()
-            with contextlib.suppress(BaseException):
-                await pump
-            await service.disconnect(game_id, seat)
+    secret = ws.cookies.get(cookie_name(game_id))
+    seat = table.seat_of(hash_secret(secret)) if secret else None
+    connection_opened()
+    try:  # catch-up, heartbeats, validated messages: cardwar.web.socket (issue 5)
+        await socket.serve(ws, service, table, seat, secret,
+                           getattr(service.settings, "heartbeat", socket.DEFAULT_HEARTBEAT))
+    finally:
+        connection_closed()

@@ -206,7 +206,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
 
         proc.send_signal(signal.SIGKILL)  # no graceful shutdown
         proc.wait(timeout=10)
-        a.wait_for_function("document.getElementById('game-status').textContent.length > 0")
+        a.wait_for_selector("#conn-notice:not([hidden])")  # "reconnecting" (issue 5)
         proc = _serve(port, db)
 
         a.reload()

@@ -14,6 +14,11 @@
   var ws = null;
   var slideTimer = null;
   var revealTimer = null;
+  var pendingFlip = false;   // our flip is sent but not yet confirmed
+  var attempts = 0;          // reconnection attempts since the last good connection
+  var retryTimer = null;
+  var lastHeard = Date.now(); // last message from the server (heartbeat watchdog)
+  var HEARTBEAT = (C.heartbeat || 20) * 1000;
 
   var $ = function (id) { return document.getElementById(id); };
   function fmt(t, args) {
@@ -77,9 +82,12 @@
   function flip() {
     if (!canFlip()) return;
     state.game.flipped.push(you());
-    send({ type: "flip" });
+    pendingFlip = true;
+    // the battle number makes a flip delayed by a reconnection harmless
+    send({ type: "flip", battle: state.game.battle + 1 });
     render();
   }
+  function isCreator() { return you() !== null && you() === state.game.creator; }
 
   // -- lobby -------------------------------------------------------------
   function renderLobby() {
@@ -94,7 +102,7 @@
       } else {
         li.appendChild(el("span", "seat-list__name", seatName(s.seat)));
         if (s.seat === you()) li.appendChild(el("span", "tag", S.you));
-        if (s.seat === 0) li.appendChild(el("span", "tag tag--quiet", S.creator));
+        if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
         if (s.kind === "human") {
           var dot = el("span", "presence" + (s.online ? " presence--on" : ""),
             s.online ? S.online : S.offline);
@@ -106,14 +114,14 @@
     var area = $("start-area");
     area.textContent = "";
     var open = state.seats.filter(function (s) { return s.kind === "open"; }).length;
-    if (you() === 0) {
+    if (isCreator()) {
       var b = el("button", "button", open ? S.start_fill : S.start);
       b.type = "button";
       b.id = "start-game";
       b.addEventListener("click", function () { b.disabled = true; send({ type: "start" }); });
       area.appendChild(b);
     } else if (you() !== null) {
-      area.textContent = fmt(S.wait_start, { name: seatName(0) });
+      area.textContent = fmt(S.wait_start, { name: seatName(state.game.creator || 0) });
     } else if (!open) {
       area.textContent = S.watching;
     }
@@ -202,6 +210,19 @@
       if (s.kind === "human") {
         head.appendChild(el("span", "presence" + (s.online ? " presence--on" : ""),
           s.online ? S.online : S.offline));
+      }
+      if (s.kind === "human" && s.gone && g.status === "playing") {
+        head.appendChild(el("span", "tag tag--quiet tseat__gone", S.gone));
+        if (isCreator() && seat !== you()) {
+          var hand = el("button", "button button--quiet button--small tseat__hand",
+            fmt(S.hand_over, { name: seatName(seat) }));
+          hand.type = "button";
+          hand.addEventListener("click", function () {
+            hand.disabled = true;
+            send({ type: "hand_over", seat: seat });
+          });
+          head.appendChild(hand);
+        }
       }
       var st;
       if (!g.in_play[seat]) st = S.out;
@@ -313,10 +334,41 @@
     end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
     end.appendChild(el("p", "", S.replay));
     end.appendChild(el("pre", "end__command")).appendChild(el("code", "", r.command));
-    var again = el("a", "button", S.play_again);
+    var links = el("p", "end__links");
+    var replay = el("a", "button", S.watch_replay);
+    replay.href = C.replay;
+    links.appendChild(replay);
+    var dl = el("a", "button button--quiet", S.download);
+    dl.href = C.download;
+    dl.setAttribute("download", "");
+    links.appendChild(dl);
+    var again = el("a", "button button--quiet", S.play_again);
     again.href = C.variant_page;
-    end.appendChild(el("p", "")).appendChild(again);
+    links.appendChild(again);
+    end.appendChild(links);
     if (wasHidden) end.focus();
+  }
+  function renderRematch() {
+    var form = $("rematch-form");
+    var g = state.game;
+    var seated = you() !== null && state.seats[you()].kind === "human";
+    form.hidden = !(g.status === "over" && seated);
+    if (form.hidden) return;
+    if (g.rematch) {
+      var by = state.rematch_by;
+      $("rematch-offer").textContent = by !== null && by !== undefined && by !== you()
+        ? fmt(S.rematch_offer, { name: seatName(by) }) : S.rematch_ready;
+      $("rematch-button").textContent = S.rematch_join;
+    } else {
+      $("rematch-offer").textContent = "";
+      $("rematch-button").textContent = S.rematch;
+    }
+  }
+  function renderWatchers() {
+    var w = $("watchers");
+    var n = state.watchers || 0;
+    w.hidden = n <= 0;
+    w.textContent = n > 0 ? plural(S.watching_count, n) : "";
   }
 
   function render() {
@@ -328,11 +380,17 @@
     if (g.status === "lobby") renderLobby();
     else renderTable();
     renderEnd();
+    renderRematch();
+    renderWatchers();
   }
 
   // -- events ------------------------------------------------------------
   function apply(m) {
+    lastHeard = Date.now();
+    if (m.type === "ping") { send({ type: "pong" }); return; }
+    if (m.type === "pong") return;
     if (m.type === "state") {
+      pendingFlip = false;
       window.clearTimeout(revealTimer);
       state = m;
       state.revealed = true;
@@ -341,7 +399,16 @@
       return;
     }
     if (!state) return;
-    if (m.type === "error") { setStatus(S.errors[m.code] || S.errors.bad_message); render(); return; }
+    if (m.type === "error") {
+      if (pendingFlip && (m.code === "rate_limited" || m.code === "bad_message")) {
+        pendingFlip = false;  // the flip did not count: the pile can be flipped again
+        var i = state.game.flipped.indexOf(you());
+        if (i >= 0) state.game.flipped.splice(i, 1);
+      }
+      setStatus(S.errors[m.code] || S.errors.bad_message);
+      render();
+      return;
+    }
     if (m.seq !== null && m.seq !== undefined) {
       if (m.seq <= state.seq) return;
       state.seq = m.seq;
@@ -356,6 +423,21 @@
       case "presence":
         state.seats[m.seat].online = m.online;
         break;
+      case "gone":
+        state.seats[m.seat].gone = m.gone;
+        break;
+      case "handed":
+        state.seats[m.seat].kind = "computer";
+        state.seats[m.seat].gone = false;
+        state.seats[m.seat].online = true;
+        break;
+      case "watchers":
+        state.watchers = m.count;
+        break;
+      case "rematch":
+        g.rematch = m.game;
+        state.rematch_by = m.by;
+        break;
       case "auto_flip":
         state.seats[m.seat].auto_flip = m.on;
         break;
@@ -363,9 +445,11 @@
         g.status = "playing"; g.counts = m.counts; g.flipped = [];
         break;
       case "flipped":
+        if (m.seat === you()) pendingFlip = false;
         if (g.flipped.indexOf(m.seat) < 0) g.flipped.push(m.seat);
         break;
       case "battle":
+        pendingFlip = false;
         g.battle = m.battle; g.counts = m.counts; g.in_play = m.in_play; g.flipped = [];
         state.last = m;
         state.revealed = !m.peaces.length;
@@ -392,13 +476,42 @@
     render();
   }
 
+  // -- connection: reconnect with backoff, catch up by seq, heartbeats --------
+  function notice(text) {
+    var n = $("conn-notice");
+    n.hidden = !text;
+    n.textContent = text || "";
+  }
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(proto + location.host + C.socket);
-    setStatus(S.connecting);
-    ws.addEventListener("message", function (e) { apply(JSON.parse(e.data)); });
-    ws.addEventListener("close", function () { setStatus(S.disconnected); });
+    // the last event seen: the server sends what was missed (or a full state)
+    var since = state && state.seq !== null && state.seq !== undefined ? "?since=" + state.seq : "";
+    var sock = new WebSocket(proto + location.host + C.socket + since);
+    ws = sock;
+    if (!state) setStatus(S.connecting);
+    sock.addEventListener("open", function () { lastHeard = Date.now(); });
+    sock.addEventListener("message", function (e) {
+      if (attempts) { attempts = 0; notice(""); }
+      apply(JSON.parse(e.data));
+    });
+    sock.addEventListener("close", function (e) {
+      if (ws !== sock) return;
+      ws = null;
+      if (e.code === 4001) { location.reload(); return; }  // our seat moved or was handed over
+      attempts += 1;
+      var delay = Math.min(15000, 1000 * Math.pow(2, attempts - 1)) * (0.5 + Math.random() / 2);
+      notice(S.reconnecting);
+      window.clearTimeout(retryTimer);
+      retryTimer = window.setTimeout(connect, delay);
+    });
   }
+  window.setInterval(function () {
+    // a socket that has heard nothing for three heartbeats is dead: start again
+    if (ws && ws.readyState === 1 && Date.now() - lastHeard > 3 * HEARTBEAT) ws.close();
+  }, Math.min(HEARTBEAT, 5000));
+  window.addEventListener("online", function () {
+    if (!ws) { window.clearTimeout(retryTimer); connect(); }
+  });
 
   // -- controls ----------------------------------------------------------
   document.addEventListener("keydown", function (e) {
@@ -425,6 +538,20 @@
       link.select(); document.execCommand("copy"); done();
     }
   });
+  var deviceCopy = $("copy-device-link");
+  if (deviceCopy) {
+    deviceCopy.addEventListener("click", function () {
+      var input = $("device-link");
+      function done() { $("device-copied").textContent = S.copied; }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, function () {
+          input.select(); document.execCommand("copy"); done();
+        });
+      } else {
+        input.select(); document.execCommand("copy"); done();
+      }
+    });
+  }
   if (navigator.share) {
     var shareButton = $("share-link-button");
     shareButton.hidden = false;

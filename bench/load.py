@@ -1,0 +1,411 @@
+"""WebSocket load benchmark: N simultaneous 2-player games against real server processes.
+
+Not a test. It starts the server (one process on SQLite, or several on
+PostgreSQL + Redis), creates ``--games`` games through the real HTTP routes,
+connects two players per game over loopback WebSockets and has both flip
+``--rate`` times a second for ``--seconds`` seconds. It reports:
+
+* flips per second sent and answered (each battle needs both players' flips),
+* p50/p99/max flip-to-result latency: from a game's second flip being sent to
+  each of its players receiving that battle's result (players flip at random
+  moments of each period; ``--together``: at the same instant),
+* errors (error frames, timeouts > 5 s, closed sockets),
+* server memory per connection: (RSS with everyone connected - RSS before)
+  / connections, summed over the server processes.
+
+Players run in ``--clients`` worker processes (the load generator needs CPU
+too; on a small machine it shares the cores with the server, so figures are
+conservative). Everything binds to 127.0.0.1; counts and duration are capped.
+
+Examples::
+
+    .venv/bin/python bench/load.py --games 1000 --seconds 60
+    .venv/bin/python bench/load.py --processes 2 --postgres --games 1000 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_GAMES = 3000
+MAX_SECONDS = 600
+PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
+                  logdir: Path, profile: bool = False,
+                  ) -> list[tuple[subprocess.Popen[bytes], str]]:
+    """Start ``n`` ``cardwar serve`` processes; wait until each answers /healthz.
+
+    ``profile``: run each under cProfile, writing ``logdir/serverN.prof`` at exit.
+    """
+    import httpx
+
+    servers = []
+    for i in range(n):
+        port = free_port()
+        prof = ["-m", "cProfile", "-o", str(logdir / f"server{i}.prof")] if profile else []
+        cmd = [sys.executable, *prof, "-m", "cardwar.cli", "serve", "--port", str(port),
+               "--database", database]
+        if redis:
+            cmd += ["--redis", redis]
+        log = (logdir / f"server{i}.log").open("wb")
+        proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=log,
+                                stderr=subprocess.STDOUT)
+        servers.append((proc, f"http://127.0.0.1:{port}"))
+    for proc, base in servers:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"server {base} exited; see {logdir}")
+            with suppress(httpx.HTTPError):
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"server {base} not ready; see {logdir}")
+            time.sleep(0.1)
+    return servers
+
+
+# -- the load generator (one worker process) ---------------------------------
+async def _create_game(client: Any, base0: str, base1: str) -> tuple[str, str, str]:
+    r = await client.post(f"{base0}/en/play", headers={"Origin": base0}, data={
+        "variant": "peace", "players": "2", "seat1": "friend", "nickname": "Ann"})
+    if r.status_code != 303:
+        raise RuntimeError(f"create: {r.status_code}")
+    gid = r.headers["location"].rsplit("/", 1)[1]
+    s0 = r.cookies[f"cw_{gid}"]
+    r = await client.post(f"{base1}/en/g/{gid}/join", headers={"Origin": base1},
+                          data={"nickname": "Bob"})
+    if r.status_code != 303:
+        raise RuntimeError(f"join: {r.status_code}")
+    return gid, s0, r.cookies[f"cw_{gid}"]
+
+
+class _Player:
+    def __init__(self, base: str, gid: str, secret: str) -> None:
+        self.base, self.gid, self.secret = base, gid, secret
+        self.ws: Any = None
+        self.battles: asyncio.Queue[tuple[int, float, bool]] = asyncio.Queue()
+        self.errors = 0
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        url = self.base.replace("http://", "ws://") + f"/ws/g/{self.gid}"
+        self.ws = await connect(url, additional_headers={
+            "Origin": self.base, "Cookie": f"cw_{self.gid}={self.secret}"},
+            ping_interval=None, max_queue=None)
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                kind = m.get("type")
+                if kind == "battle":
+                    self.battles.put_nowait((m["battle"], time.perf_counter(), False))
+                elif kind == "over":
+                    self.battles.put_nowait((-1, time.perf_counter(), True))
+                elif kind == "ping":
+                    await self.ws.send('{"type":"pong"}')
+                elif kind == "error":
+                    self.errors += 1
+        except Exception:  # noqa: BLE001 - a closed socket is an error of the run
+            self.errors += 1
+            self.battles.put_nowait((-2, time.perf_counter(), True))
+
+
+async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict[str, float],
+                stats: dict[str, Any], ready: asyncio.Event, connected: list[int],
+                together: bool = False) -> None:
+    try:
+        gid, s0, s1 = await _create_game(client, *bases)
+        players = [_Player(bases[0], gid, s0), _Player(bases[1], gid, s1)]
+        for p in players:
+            await p.connect()
+        connected[0] += 2
+        await players[0].ws.send('{"type":"start"}')
+    except Exception as exc:  # noqa: BLE001
+        stats["setup_errors"] += 1
+        stats["last_error"] = repr(exc)
+        return
+    await ready.wait()
+    start, stop = schedule["start"], schedule["stop"]
+    period = 1.0 / rate
+    tick = start + random.random() * period
+    battle = 1
+    while True:
+        now = time.perf_counter()
+        if tick > stop:
+            break
+        if tick > now:
+            await asyncio.sleep(tick - now)
+        # the two players flip independently within the period (or together)
+        second = 0.0 if together else random.random() * period * 0.8
+        try:
+            await players[0].ws.send(json.dumps({"type": "flip", "battle": battle}))
+            if second:
+                await asyncio.sleep(second)
+            await players[1].ws.send(json.dumps({"type": "flip", "battle": battle}))
+        except Exception:  # noqa: BLE001
+            stats["errors"] += 1
+            break
+        sent = time.perf_counter()
+        stats["flips"] += 2
+        over = False
+        newest = battle
+        for p in players:
+            try:
+                while True:
+                    number, at, end = await asyncio.wait_for(p.battles.get(), 5)
+                    if end or number >= battle:
+                        break
+            except TimeoutError:
+                stats["errors"] += 1
+                stats["last_error"] = f"timeout waiting for battle {battle}"
+                over = True
+                break
+            if end:
+                over = True
+                break
+            if number == battle:
+                stats["latencies"].append(at - sent)
+            else:  # the server's idle timer played it without us: too slow
+                stats["timer_played"] += 1
+            newest = max(newest, number)
+        if over:
+            stats["finished"] += 1
+            break
+        stats["battles"] += 1
+        battle = newest + 1
+        tick += period
+        if tick < time.perf_counter() - period:  # fell behind: do not burst
+            tick = time.perf_counter()
+    stats["errors"] += sum(p.errors for p in players)
+    for p in players:
+        with suppress(Exception):
+            await p.ws.close()
+
+
+async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float,
+                       go: Any, ready_flag: Any, together: bool) -> dict[str, Any]:
+    import httpx
+
+    stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
+                             "timer_played": 0,
+                             "finished": 0, "latencies": [], "last_error": None}
+    ready = asyncio.Event()
+    connected = [0]
+    limits = httpx.Limits(max_connections=20)
+    from http.cookiejar import CookieJar, DefaultCookiePolicy
+
+    keep_none = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))  # each player its own
+    async with httpx.AsyncClient(limits=limits, timeout=30, cookies=keep_none) as client:
+        sem = asyncio.Semaphore(20)
+        schedule: dict[str, float] = {}
+        tasks: list[asyncio.Task[None]] = []
+
+        async def launch(bases: tuple[str, str]) -> None:
+            async with sem:
+                task = asyncio.create_task(
+                    _game(bases, client, rate, schedule, stats, ready, connected, together))
+                tasks.append(task)
+                while connected[0] < 2 * len(tasks) and not task.done():
+                    await asyncio.sleep(0.005)
+
+        await asyncio.gather(*(launch(b) for b in games))
+        ready_flag.set()  # tell the parent everyone is connected
+        while not go.is_set():
+            await asyncio.sleep(0.05)
+        schedule["start"] = time.perf_counter()
+        schedule["stop"] = schedule["start"] + seconds
+        ready.set()
+        await asyncio.gather(*tasks)
+        stats["connected"] = connected[0]
+    return stats
+
+
+def _worker(games: list[tuple[str, str]], rate: float, seconds: float, go: Any,
+            ready_flag: Any, out: Any, together: bool) -> None:
+    with suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    stats = asyncio.run(_worker_main(games, rate, seconds, go, ready_flag, together))
+    out.put(stats)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print a JSON report (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--rate", type=float, default=1.0, help="flips per player per second")
+    ap.add_argument("--processes", type=int, default=1, help="server processes")
+    ap.add_argument("--postgres", action="store_true",
+                    help=f"PostgreSQL ({PG_URL}) + Redis ({REDIS_URL}) instead of SQLite")
+    ap.add_argument("--clients", type=int, default=2, help="load generator processes")
+    ap.add_argument("--same-process", action="store_true",
+                    help="both players of a game on one server (default: across servers)")
+    ap.add_argument("--together", action="store_true",
+                    help="both players of a game flip at the same instant (worst case); "
+                         "default: each at its own random moment of the period")
+    ap.add_argument("--profile", action="store_true",
+                    help="run the servers under cProfile (slower; .prof files in the log folder)")
+    args = ap.parse_args(argv)
+    games = max(1, min(args.games, MAX_GAMES))
+    seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    if args.processes > 1 and not args.postgres:
+        ap.error("several processes need --postgres (and Redis)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="cardwar-load-"))
+    schema = None
+    env = {"PYTHONUNBUFFERED": "1"}
+    if args.postgres:
+        schema = f"cw_load_{secrets.token_hex(4)}"
+        database = f"{PG_URL}?search_path={schema}"
+        redis: str | None = REDIS_URL
+        env["CARDWAR_REDIS_PREFIX"] = f"cwload-{schema}:"
+    else:
+        database = f"sqlite+aiosqlite:///{tmp / 'games.db'}"
+        redis = None
+    servers = start_servers(args.processes, database, redis, env, tmp, args.profile)
+    try:
+        bases = [b for _, b in servers]
+        pairs = []
+        for i in range(games):
+            a = bases[i % len(bases)]
+            b = a if args.same_process else bases[(i + 1) % len(bases)]
+            pairs.append((a, b))
+        rss0 = sum(rss_kib(p.pid) for p, _ in servers)
+        ctx = mp.get_context("spawn")
+        go, out = ctx.Event(), ctx.Queue()
+        workers, flags = [], []
+        k = max(1, args.clients)
+        for w in range(k):
+            flag = ctx.Event()
+            proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, go,
+                                                     flag, out, args.together))
+            proc.start()
+            workers.append(proc)
+            flags.append(flag)
+        t_setup = time.perf_counter()
+        for flag in flags:
+            if not flag.wait(timeout=600):
+                raise SystemExit("players did not connect in 600 s")
+        setup_s = time.perf_counter() - t_setup
+        time.sleep(1.0)
+        rss1 = sum(rss_kib(p.pid) for p, _ in servers)
+        cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
+        wcpu0 = [cpu_seconds(w.pid) for w in workers]
+        go.set()
+        time.sleep(seconds)
+        cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
+        wcpu1 = [cpu_seconds(w.pid) for w in workers]
+        results = [out.get(timeout=120) for _ in workers]
+        for proc in workers:
+            proc.join(10)
+        rss2 = sum(rss_kib(p.pid) for p, _ in servers)
+    finally:
+        for proc, _ in servers:
+            proc.send_signal(signal.SIGINT)  # lets cProfile write its file
+        for proc, _ in servers:
+            with suppress(Exception):
+                proc.wait(15)
+        if schema:
+            _drop_schema(schema)
+    lat = sorted(x for r in results for x in r["latencies"])
+    connections = sum(r.get("connected", 0) for r in results)
+    span = seconds
+    flips = sum(r["flips"] for r in results)
+
+    def pct(q: float) -> float | None:
+        return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 2) if lat else None
+
+    report = {
+        "setup": f"{args.processes} process(es), "
+                 f"{'PostgreSQL + Redis' if args.postgres else 'SQLite'}, "
+                 f"{'same' if args.same_process or args.processes == 1 else 'different'}"
+                 " server(s) per game's players",
+        "games": games, "connections": connections, "seconds": span,
+        "target_flips_per_s": round(2 * games * args.rate, 1),
+        "flips_per_s": round(flips / span, 1),
+        "battles_per_s": round(sum(r["battles"] for r in results) / span, 1),
+        "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
+                       "max": round(lat[-1] * 1000, 2) if lat else None,
+                       "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
+        "errors": sum(r["errors"] for r in results),
+        "setup_errors": sum(r["setup_errors"] for r in results),
+        "games_finished": sum(r["finished"] for r in results),
+        "battles_played_by_idle_timer": sum(r["timer_played"] for r in results),
+        "last_error": next((r["last_error"] for r in results if r["last_error"]), None),
+        "server_rss_mib": {"before": round(rss0 / 1024, 1), "connected": round(rss1 / 1024, 1),
+                           "after": round(rss2 / 1024, 1)},
+        "server_cpu_percent": [round(100 * (b - a) / seconds)
+                               for a, b in zip(cpu0, cpu1, strict=True)],
+        "client_cpu_percent": [round(100 * (b - a) / seconds)
+                               for a, b in zip(wcpu0, wcpu1, strict=True)],
+        "kib_per_connection": round((rss1 - rss0) / max(1, connections), 1),
+        "connect_seconds": round(setup_s, 1),
+        "server_logs": str(tmp),
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def _drop_schema(schema: str) -> None:
+    async def drop() -> None:
+        from sqlalchemy import text
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        engine = create_async_engine(PG_URL)
+        async with engine.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await engine.dispose()
+
+    asyncio.run(drop())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""The Redis :class:`~cardwar.bus.Bus`: live events across server processes.
+
+Each process publishes a game's events to the Redis channel
+``<prefix>g:<game id>`` and listens, on one pub/sub connection, to the
+channels of the games it has subscribers for. A process delivers its own
+events to its own subscribers directly (no round trip) and ignores their
+echo from Redis (every payload names the process it came from).
+
+Redis pub/sub loses what is published while a listener reconnects, so
+delivery is repaired from the store: events are numbered, a
+:class:`~cardwar.bus.Subscription` fills any gap in ``seq`` with the
+``catch_up`` function the table service attaches, and after any reconnect
+(an error, or a fresh subscribe confirmation from the server) every
+subscription of the affected games checks the store for what it missed.
+
+Presence is per process: a process starting to follow a game publishes a
+``hello`` on its channel, and the others answer with a ``presence`` message
+for each seat connected to them; the table service merges what it hears.
+
+Payload on the wire: ``{"o": <process id>, "m": <message>}`` as JSON, or
+``{"o": <process id>, "c": "hello"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from .local import CatchUp, Subscription
+
+log = logging.getLogger("cardwar.bus")
+
+#: Called with (game_id, message, origin) for every message another process
+#: published, before this process's subscribers see it.
+OnRemote = Callable[[str, dict[str, Any], str], Awaitable[None]]
+
+
+class RedisBus:
+    """A :class:`~cardwar.bus.Bus` over Redis pub/sub (see the module docstring).
+
+    Args:
+        url: ``redis://host:port/db``.
+        prefix: prepended to every channel name (separate sites, or test runs,
+            sharing one Redis).
+        reconnect_delay: seconds between attempts while Redis is unreachable.
+
+    Attributes:
+        origin: this process's id on the wire.
+    """
+
+    #: True: other processes publish and subscribe too (caches may go stale).
+    distributed = True
+
+    def __init__(self, url: str, prefix: str = "cardwar:", reconnect_delay: float = 0.2) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.origin = uuid.uuid4().hex[:16]
+        self.reconnect_delay = reconnect_delay
+        self._redis = aioredis.from_url(url)
+        self._listen_client = aioredis.from_url(url, client_name=f"cw-bus-{self.origin}")
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._subs: dict[str, set[Subscription]] = {}
+        self._sub_lock = asyncio.Lock()
+        self._catch_up: CatchUp | None = None
+        self._on_remote: OnRemote | None = None
+        self._on_reset: Callable[[str | None], None] | None = None
+        self._on_unfollow: Callable[[str], None] | None = None
+        self._on_hello: Callable[[str], Awaitable[None]] | None = None
+        self._closed = False
+        self.reconnects = 0
+
+    def attach(
+        self,
+        *,
+        catch_up: CatchUp | None = None,
+        on_remote: OnRemote | None = None,
+        on_reset: Callable[[str | None], None] | None = None,
+        on_unfollow: Callable[[str], None] | None = None,
+        on_hello: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
+        """Connect the bus to its owner (the table service).
+
+        Args:
+            catch_up: reads stored events above a seq (fills gaps).
+            on_remote: sees every message from another process first.
+            on_reset: called with a game id after (re)subscribing to it, or None
+                after the listener reconnected: events may have been missed.
+            on_unfollow: called with a game id when its last subscriber left.
+            on_hello: called with a game id when another process starts
+                following it (answer with this process's presence there).
+        """
+        self._catch_up = catch_up
+        self._on_remote = on_remote
+        self._on_reset = on_reset
+        self._on_unfollow = on_unfollow
+        self._on_hello = on_hello
+
+    def channel(self, game_id: str) -> str:
+        """The Redis channel of ``game_id``."""
+        return f"{self.prefix}g:{game_id}"
+
+    def following(self, game_id: str) -> bool:
+        """True while this process has a subscriber for ``game_id``."""
+        return game_id in self._subs
+
+    # -- publishing --------------------------------------------------------
+    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+        """Deliver ``message`` here at once, and to other processes through Redis.
+
+        A Redis error is logged, not raised: the event is stored, and other
+        processes fill the gap from the store when the next one arrives.
+        """
+        for sub in list(self._subs.get(game_id, ())):
+            sub.put(message)
+        payload = json.dumps({"o": self.origin, "m": message}, separators=(",", ":"))
+        try:
+            await self._redis.publish(self.channel(game_id), payload)
+        except (RedisError, OSError) as exc:
+            log.warning("redis publish failed", extra={"game": game_id, "error": repr(exc)})
+
+    # -- subscribing -------------------------------------------------------
+    @asynccontextmanager
+    async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
+        """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
+        sub = Subscription(game_id, catch_up=self._catch_up)
+        first = game_id not in self._subs
+        self._subs.setdefault(game_id, set()).add(sub)
+        if first:
+            await self._listen(game_id)
+        try:
+            yield sub
+        finally:
+            subs = self._subs.get(game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[game_id]
+                    if self._on_unfollow is not None:
+                        self._on_unfollow(game_id)
+                    if not self._closed:
+                        with contextlib.suppress(RedisError, OSError):
+                            await self._unlisten(game_id)
+
+    def subscribers(self, game_id: str) -> int:
+        """How many subscriptions ``game_id`` has in this process."""
+        return len(self._subs.get(game_id, ()))
+
+    async def _listen(self, game_id: str) -> None:
+        async with self._sub_lock:
+            if self._pubsub is None:
+                self._pubsub = self._listen_client.pubsub()
+            try:
+                await self._pubsub.subscribe(self.channel(game_id))
+            except (RedisError, OSError) as exc:  # the reader retries on reconnect
+                log.warning("redis subscribe failed", extra={"game": game_id,
+                                                             "error": repr(exc)})
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
+        # ask the other processes who is connected there (they answer with presence)
+        hello = json.dumps({"o": self.origin, "c": "hello"})
+        with contextlib.suppress(RedisError, OSError):
+            await self._redis.publish(self.channel(game_id), hello)
+
+    async def _unlisten(self, game_id: str) -> None:
+        async with self._sub_lock:
+            if self._pubsub is not None and game_id not in self._subs:
+                await self._pubsub.unsubscribe(self.channel(game_id))
+
+    async def _read(self) -> None:
+        """Read messages forever; rebuild the pub/sub connection after errors."""
+        while not self._closed:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any transport error: reconnect
+                if self._closed:
+                    return
+                log.warning("redis listener lost", extra={"error": repr(exc)})
+                await self._reconnect()
+                continue
+            if message is None:
+                if not self._pubsub.subscribed:
+                    await asyncio.sleep(0.05)
+                continue
+            await self._dispatch(message)
+
+    async def _reconnect(self) -> None:
+        self.reconnects += 1
+        while not self._closed:
+            async with self._sub_lock:
+                old, self._pubsub = self._pubsub, self._listen_client.pubsub()
+                with contextlib.suppress(Exception):
+                    await old.aclose()
+                try:
+                    channels = [self.channel(g) for g in self._subs]
+                    if channels:
+                        await self._pubsub.subscribe(*channels)
+                    break
+                except (RedisError, OSError):
+                    pass
+            await asyncio.sleep(self.reconnect_delay)
+        self._resync_all()
+
+    def _resync_all(self) -> None:
+        if self._on_reset is not None:
+            self._on_reset(None)
+        for subs in self._subs.values():
+            for sub in subs:
+                sub.resync()
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        channel = message.get("channel")
+        if isinstance(channel, bytes):
+            channel = channel.decode()
+        if not isinstance(channel, str) or not channel.startswith(self.prefix + "g:"):
+            return
+        game_id = channel[len(self.prefix) + 2:]
+        kind = message.get("type")
+        if kind == "subscribe":
+            # a (re)subscription: whatever was published before it is missed
+            if self._on_reset is not None:
+                self._on_reset(game_id)
+            for sub in list(self._subs.get(game_id, ())):
+                sub.resync()
+            return
+        if kind != "message":
+            return
+        try:
+            payload = json.loads(message["data"])
+            origin = payload["o"]
+            if origin == self.origin:
+                return
+            if payload.get("c") == "hello":
+                if self._on_hello is not None:
+                    await self._on_hello(game_id)
+                return
+            body = payload["m"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad bus payload", extra={"channel": channel})
+            return
+        except Exception:  # noqa: BLE001 - never let one game stop the listener
+            log.exception("hello handler failed", extra={"game": game_id})
+            return
+        if self._on_remote is not None:
+            try:
+                await self._on_remote(game_id, body, origin)
+            except Exception:  # noqa: BLE001 - never let one game stop the listener
+                log.exception("remote event handler failed", extra={"game": game_id})
+        for sub in list(self._subs.get(game_id, ())):
+            sub.put(body)
+
+    async def close(self) -> None:
+        """Stop listening and release the connections."""
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._listen_client.aclose()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+        self._subs.clear()

@@ -1,0 +1,96 @@
+"""Rematch: a new game with the same seats and options, one click each.
+
+The first seated player to ask creates the new game: same variant, number
+of players and face-down count, a fresh deal, computer seats where the old
+game had them, and the asker in their old seat. The old game records the
+offer (a ``rematch`` event, so every browser shows it). Every other player of
+the old game joins the new game in their own old seat with the same click;
+once every seat is taken the new game starts by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardwar.engine import new_seed
+
+from .secrets import hash_secret, new_game_id, new_secret
+from .service import TableService, _stored
+from .stacked import stacked_hands
+from .table import Table, TableError
+
+
+async def known_rematch(service: TableService, table: Table) -> str | None:
+    """The id of the rematch offered after ``table``'s game, or None.
+
+    A table rebuilt from the store does not know it yet: it is read from the
+    game's stored events (the ``rematch`` event comes after ``over``).
+    """
+    if table.rematch is None and table.status == "over":
+        for event in await service.store.events_since(table.id, max(0, table.seq - 50)):
+            if event.type == "rematch":
+                table.rematch = str(event.data["game"])
+    return table.rematch
+
+
+async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, str]:
+    record = old.record
+    secret = new_secret()
+    deal: dict[str, Any]
+    if service.settings.testing_stacked_deck:
+        deal = {"hands": stacked_hands(old.variant, record.players)}
+    else:
+        deal = {"seed": new_seed()}
+    computers = tuple(s.seat for s in record.seats if s.kind == "computer" and s.seat != seat)
+    nickname = record.seats[seat].nickname or ""
+    table = Table.new(new_game_id(), record.variant, record.players,
+                      face_down=record.face_down, computers=computers, creator=nickname,
+                      creator_hash=hash_secret(secret), creator_seat=seat, **deal)
+    events = table.take_outbox()
+    await service.store.create(table.record, [_stored(e) for e in events])
+    service._tables[table.id] = table  # the service's cache, as in TableService.create
+    return table, secret
+
+
+async def rematch(service: TableService, game_id: str, seat: int | None) -> tuple[str, str]:
+    """Offer the rematch of ``game_id`` or join the one offered, for ``seat``.
+
+    Args:
+        service: the table service.
+        game_id: the finished game.
+        seat: the asker's seat in that game (None for a spectator).
+
+    Returns:
+        (the new game's id, the asker's secret in it).
+
+    Raises:
+        TableError: ``no_game``; ``not_over`` while the game goes on;
+            ``not_seated`` for a spectator or a seat the computer played;
+            ``seat_taken`` (already joined), ``not_lobby`` (the rematch has
+            started without them).
+    """
+    old = await service.get(game_id)
+    if old is None:
+        raise TableError("no_game")
+    if old.status != "over":
+        raise TableError("not_over")
+    if seat is None or old.record.seats[seat].kind != "human":
+        raise TableError("not_seated")
+    offered = await known_rematch(service, old)
+    if offered is None:
+        new, secret = await _create(service, old, seat)
+        try:
+            await service._change(game_id, lambda t: t.offer_rematch(seat, new.id))
+        except TableError:
+            offered = await known_rematch(service, old)  # someone was quicker
+            if offered is None:
+                raise
+        else:
+            return new.id, secret
+    secret = new_secret()
+    nickname = old.record.seats[seat].nickname or ""
+    table: Table = await service._change(
+        offered, lambda t: (t.join(nickname, hash_secret(secret), seat), t)[1])
+    if not table.open_seats() and table.status == "lobby":
+        await service.start(offered, table.creator)
+    return offered, secret

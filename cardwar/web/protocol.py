@@ -1,0 +1,104 @@
+"""The WebSocket protocol, browser -> server: every message validated with pydantic.
+
+A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
+
+* ``{"type": "flip", "battle": 12}`` - flip for the coming battle (``battle``
+  optional: a flip meant for an earlier battle is ignored, so a message
+  delayed by a reconnection never flips twice).
+* ``{"type": "auto", "on": true}`` - switch auto-flip.
+* ``{"type": "start"}`` - start the game (the creator only).
+* ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play
+  for a player who is gone.
+* ``{"type": "ping"}`` - answered with ``pong``; ``{"type": "pong"}`` answers
+  the server's heartbeat ``ping``.
+
+Anything else (bad JSON, unknown type, extra or mistyped field, too long)
+raises :class:`ProtocolError` and is answered with ``{"type": "error",
+"code": "bad_message"}`` without any change to the game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: Largest message a browser may send, in bytes.
+MAX_MESSAGE = 1024
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Flip(_Message):
+    """Flip the top card of one's pile for the coming battle."""
+
+    type: Literal["flip"]
+    battle: int | None = Field(default=None, ge=1, le=1_000_000)
+
+
+class Auto(_Message):
+    """Switch auto-flip on or off."""
+
+    type: Literal["auto"]
+    on: bool
+
+
+class Start(_Message):
+    """Start the game (creator only)."""
+
+    type: Literal["start"]
+
+
+class HandOver(_Message):
+    """Let the computer play for a seat whose player is gone (creator only)."""
+
+    type: Literal["hand_over"]
+    seat: int = Field(ge=0, le=3)
+
+
+class Ping(_Message):
+    """Is the server there? Answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+class Pong(_Message):
+    """The answer to the server's heartbeat."""
+
+    type: Literal["pong"]
+
+
+ClientMessage = Annotated[Flip | Auto | Start | HandOver | Ping | Pong,
+                          Field(discriminator="type")]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(ValueError):
+    """A message that is not valid; ``code`` is always ``"bad_message"``."""
+
+    code = "bad_message"
+
+
+def parse_message(raw: str | bytes | None) -> Flip | Auto | Start | HandOver | Ping | Pong:
+    """Validate one message from a browser.
+
+    Args:
+        raw: the frame's text (a binary frame or None is refused).
+
+    Returns:
+        The message model.
+
+    Raises:
+        ProtocolError: not text, longer than :data:`MAX_MESSAGE` bytes, not
+            JSON, or not exactly one of the shapes in the module docstring.
+    """
+    if not isinstance(raw, str) or len(raw) > MAX_MESSAGE or len(raw.encode("utf-8")) > MAX_MESSAGE:
+        raise ProtocolError("bad_message")
+    try:
+        data = json.loads(raw)
+        return _ADAPTER.validate_python(data)
+    except (ValueError, ValidationError, RecursionError):
+        raise ProtocolError("bad_message") from None

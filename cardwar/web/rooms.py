@@ -1,0 +1,149 @@
+"""Around a game: another device, rematch, replay and download (issue 5).
+
+Routes:
+
+* ``GET /{locale}/g/{id}/continue/{key}`` - the personal "continue on another
+  device" link, shown only to its seat: ``key`` is the seat's secret; the
+  visitor gets the seat cookie and lands on the game page. A wrong key is
+  the same 404 as a game that does not exist.
+* ``POST /{locale}/g/{id}/link`` - replace that link: the seat gets a new
+  secret (old links and other devices lose the seat); this browser keeps it.
+* ``POST /{locale}/g/{id}/rematch`` - offer the rematch, or join the one
+  offered (:func:`cardwar.tables.rematch.rematch`); 303 to the new game.
+* ``GET /{locale}/g/{id}/replay`` - a finished game, battle by battle.
+* ``GET /g/{id}/game.json`` - the finished game's record, exactly as
+  ``cardwar play --log --json`` prints it.
+
+Before the end, replay and download are the same 404 as an unknown game:
+the record names every card of every pile.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardwar.tables import Table, TableError, hash_secret
+from cardwar.tables.rematch import known_rematch, rematch
+from cardwar.tables.replay import game_record, game_record_text, start_counts
+
+from .i18n import LOCALES
+from .play import (
+    _json_script,
+    _seat_of,
+    _service,
+    _set_seat_cookie,
+    client_strings,
+    cookie_name,
+    same_origin,
+)
+from .templating import render
+
+router = APIRouter()
+
+
+def _not_found() -> StarletteHTTPException:
+    return StarletteHTTPException(404)
+
+
+def _forbidden() -> StarletteHTTPException:
+    return StarletteHTTPException(403, "cross-site request")
+
+
+async def _table(request: Request, locale: str | None, game_id: str) -> Table:
+    if locale is not None and locale not in LOCALES:
+        raise _not_found()
+    table = await _service(request).get(game_id)
+    if table is None:
+        raise _not_found()
+    return table
+
+
+def device_link(request: Request, locale: str, game_id: str, secret: str) -> str:
+    """The personal link that gives ``secret``'s seat to another device."""
+    return str(request.base_url).rstrip("/") + f"/{locale}/g/{game_id}/continue/{secret}"
+
+
+@router.get("/{locale}/g/{game_id}/continue/{key}", include_in_schema=False)
+async def continue_here(request: Request, locale: str, game_id: str, key: str) -> Response:
+    """Take one's own seat on this device (the personal link)."""
+    table = await _table(request, locale, game_id)
+    if len(key) > 100 or table.seat_of(hash_secret(key)) is None:
+        raise _not_found()
+    response = RedirectResponse(f"/{locale}/g/{game_id}", status_code=303,
+                                headers={"Cache-Control": "no-store",
+                                         "Referrer-Policy": "no-referrer"})
+    _set_seat_cookie(response, request, game_id, key)
+    return response
+
+
+@router.post("/{locale}/g/{game_id}/link", include_in_schema=False)
+async def new_link(request: Request, locale: str, game_id: str) -> Response:
+    """Replace this seat's personal link (a new seat secret)."""
+    if not same_origin(request.headers):
+        raise _forbidden()
+    table = await _table(request, locale, game_id)
+    seat = _seat_of(table, request.cookies)
+    if seat is None:
+        raise StarletteHTTPException(403, "not seated")
+    secret = await _service(request).relink(game_id, seat)
+    response = RedirectResponse(f"/{locale}/g/{game_id}#device", status_code=303)
+    _set_seat_cookie(response, request, game_id, secret)
+    return response
+
+
+@router.post("/{locale}/g/{game_id}/rematch", include_in_schema=False)
+async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
+    """Offer the rematch, or join the one offered, in one's own seat."""
+    if not same_origin(request.headers):
+        raise _forbidden()
+    table = await _table(request, locale, game_id)
+    seat = _seat_of(table, request.cookies)
+    offered = await known_rematch(_service(request), table)
+    if offered is not None:
+        new = await _service(request).get(offered)
+        if new is not None and _seat_of(new, request.cookies) is not None:  # in it already
+            return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
+    try:
+        new_id, secret = await rematch(_service(request), game_id, seat)
+    except TableError:
+        return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
+    response = RedirectResponse(f"/{locale}/g/{new_id}", status_code=303)
+    _set_seat_cookie(response, request, new_id, secret)
+    return response
+
+
+@router.get("/{locale}/g/{game_id}/replay", include_in_schema=False)
+async def replay_page(request: Request, locale: str, game_id: str) -> Response:
+    """The replay of a finished game: every battle, with buttons and arrow keys."""
+    table = await _table(request, locale, game_id)
+    if table.status != "over":
+        raise _not_found()
+    record = game_record(table)
+    names = []
+    for s in table.record.seats:
+        names.append({"seat": s.seat, "kind": s.kind, "nickname": s.nickname})
+    data = {"record": record, "seats": names, "tie_word": table.variant.tie_word,
+            "start_counts": start_counts(table),
+            "battle_limit": table.variant.battle_limit, "locale": locale,
+            "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
+    return render(request, "play/replay.html", locale, table=table, variant=table.variant,
+                  active=table.variant.name, show_alternates=False,
+                  strings_json=_json_script(client_strings(locale)),
+                  replay_json=_json_script(data), download=data["download"],
+                  game_page=data["game_page"])
+
+
+@router.get("/g/{game_id}/game.json", include_in_schema=False)
+async def download(request: Request, game_id: str) -> Response:
+    """The finished game's record as a download (``cardwar play --log --json``)."""
+    table = await _table(request, None, game_id)
+    if table.status != "over":
+        raise _not_found()
+    return Response(game_record_text(table), media_type="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="cardwar-{game_id}.json"'})
+
+
+__all__ = ["router", "device_link", "cookie_name"]

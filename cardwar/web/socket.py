@@ -1,0 +1,232 @@
+"""One WebSocket connection to a game: handshake checks, catch-up, heartbeats, messages.
+
+Handshake: ``Origin`` must be this site (:func:`cardwar.web.play.same_origin`),
+the game must exist (else close code 1008 in both cases, so a guessed id
+learns nothing). The seat comes from the game's own seat cookie only.
+
+Catch-up: ``/ws/g/{id}?since=N`` says the last event number the page saw.
+When the store still has every event after ``N`` (at most
+:data:`MAX_REPLAY`), they are sent again, each through
+:func:`cardwar.tables.view_message` for this viewer, followed by the
+presence of every seat and the spectator count; otherwise (or without
+``since``) the page gets a full ``state`` snapshot. Either way the live
+events follow without a gap or a repeat.
+
+Heartbeats: the server sends ``{"type": "ping"}`` every
+``settings.heartbeat`` seconds; a connection that sends nothing for three
+heartbeats is closed (code 4000). Pages answer with ``pong``.
+
+Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
+``error`` frame with a translation key and changes nothing. Flips are
+rate-limited per connection (:data:`FLIP_RATE`), all messages too
+(:data:`MESSAGE_RATE`).
+
+Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
+was handed to the computer or its secret replaced (the page reloads).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from limits import parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from cardwar.tables import Table, TableError, TableService, hash_secret
+
+from .protocol import (
+    MAX_MESSAGE,
+    Auto,
+    Flip,
+    HandOver,
+    Ping,
+    Pong,
+    ProtocolError,
+    Start,
+    parse_message,
+)
+
+log = logging.getLogger("cardwar.web.socket")
+
+__all__ = ["MAX_MESSAGE", "Connection", "serve"]
+
+#: Most stored events sent again on a reconnection; beyond it, a full state.
+MAX_REPLAY = 200
+#: Flips one connection may send.
+FLIP_RATE = parse("8/second")
+#: Messages of any kind one connection may send.
+MESSAGE_RATE = parse("60/10 seconds")
+DEFAULT_HEARTBEAT = 20.0
+
+_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+def _since(ws: WebSocket) -> int | None:
+    raw = ws.query_params.get("since")
+    if raw is None or not raw.isdigit() or len(raw) > 12:
+        return None
+    return int(raw)
+
+
+class Connection:
+    """One open socket of one viewer (a seat, or None for a spectator)."""
+
+    def __init__(self, ws: WebSocket, service: TableService, table: Table,
+                 seat: int | None, secret: str | None, heartbeat: float) -> None:
+        self.ws = ws
+        self.service = service
+        self.game_id = table.id
+        self.seat = seat
+        self.secret = secret
+        self.heartbeat = heartbeat
+        self.key = uuid.uuid4().hex
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
+        """Send the message for this viewer (always built by ``view_message``)."""
+        message = self.service.message(table, self.seat, event)
+        async with self._send_lock:
+            await self.ws.send_json(message)
+
+    async def error(self, table: Table, code: str) -> None:
+        """Send an ``error`` frame with the translation key ``code``."""
+        await self.send(table, {"type": "error", "seq": None, "code": code})
+
+    async def catch_up(self, table: Table, since: int | None) -> int:
+        """Send what the page lacks (events since ``since`` or a full state).
+
+        Returns:
+            The last event number sent (live events after it follow).
+        """
+        if since is not None and since <= table.seq and table.seq - since <= MAX_REPLAY:
+            stored = await self.service.store.events_since(self.game_id, since)
+            if stored and stored[0].seq == since + 1 or not stored:
+                last = since
+                for e in stored:
+                    await self.send(table, {"type": e.type, "seq": e.seq, **e.data})
+                    last = e.seq
+                online = self.service.online(self.game_id)
+                gone = self.service.gone(self.game_id)
+                for rec in table.record.seats:
+                    if rec.kind == "human":
+                        await self.send(table, {"type": "presence", "seq": None,
+                                                "seat": rec.seat, "online": rec.seat in online})
+                        await self.send(table, {"type": "gone", "seq": None,
+                                                "seat": rec.seat, "gone": rec.seat in gone})
+                await self.send(table, {"type": "watchers", "seq": None,
+                                        "count": self.service.watchers(self.game_id)})
+                return last
+        snapshot = self.service.message(table, self.seat)
+        async with self._send_lock:
+            await self.ws.send_json(snapshot)
+        return int(snapshot["seq"])
+
+    def _still_mine(self, table: Table) -> bool:
+        if self.seat is None:
+            return True
+        return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
+
+    async def pump(self, sub: Any, after: int) -> None:
+        """Send every published event above ``after`` to this socket."""
+        async for event in sub:
+            seq = event.get("seq")
+            if seq is not None and seq <= after:
+                continue
+            table = await self.service.get(self.game_id)
+            if table is None:
+                return
+            await self.send(table, event)
+            if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
+                await self.ws.close(code=4001)
+                return
+
+    async def beat(self) -> None:
+        """Send a ``ping`` every heartbeat."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            table = await self.service.get(self.game_id)
+            if table is None:
+                return
+            await self.send(table, {"type": "ping", "seq": None})
+
+    async def handle(self, raw: str | bytes | None) -> None:
+        """Apply one message from the page; answer errors with an ``error`` frame."""
+        table = await self.service.get(self.game_id)
+        if table is None:
+            return
+        if not _limiter.hit(MESSAGE_RATE, "msg", self.key):
+            await self.error(table, "rate_limited")
+            return
+        try:
+            msg = parse_message(raw)
+        except ProtocolError:
+            await self.error(table, "bad_message")
+            return
+        if isinstance(msg, Pong):
+            return
+        if isinstance(msg, Ping):
+            await self.send(table, {"type": "pong", "seq": None})
+            return
+        if self.seat is None or not self._still_mine(table):
+            await self.error(table, "not_seated")
+            return
+        try:
+            if isinstance(msg, Flip):
+                if not _limiter.hit(FLIP_RATE, "flip", self.key):
+                    await self.error(table, "rate_limited")
+                    return
+                await self.service.flip(self.game_id, self.seat, "player", msg.battle)
+            elif isinstance(msg, Auto):
+                await self.service.set_auto(self.game_id, self.seat, msg.on)
+            elif isinstance(msg, Start):
+                await self.service.start(self.game_id, self.seat)
+            elif isinstance(msg, HandOver):
+                await self.service.hand_over(self.game_id, self.seat, msg.seat)
+        except TableError as exc:
+            await self.error(table, exc.code)
+
+
+async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
+                secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT) -> None:
+    """Run one accepted-to-be connection until it closes (protocol in the module docstring)."""
+    conn = Connection(ws, service, table, seat, secret, heartbeat)
+    await ws.accept()
+    async with service.bus.subscribe(table.id) as sub:
+        tasks: list[asyncio.Task[None]] = []
+        # counted first, so the page's own snapshot shows it online (and back if gone)
+        await service.connect(table.id, seat)
+        try:
+            last = await conn.catch_up(table, _since(ws))
+            if hasattr(sub, "start_after"):
+                sub.start_after(last)
+            tasks += [asyncio.create_task(conn.pump(sub, last)),
+                      asyncio.create_task(conn.beat())]
+            while True:
+                try:
+                    message = await asyncio.wait_for(ws.receive(), timeout=3 * heartbeat)
+                except TimeoutError:
+                    await ws.close(code=4000)
+                    break
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes")
+                await conn.handle(raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        except Exception:  # never let one connection take the server down
+            log.exception("websocket error in game %s", table.id)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+            await service.disconnect(table.id, seat)

@@ -1,0 +1,192 @@
+"""Staying in the game, in real Chromium: reconnecting by itself, the real CSP,
+escaped nicknames, two tabs, spectators, rematch, the replay page and axe."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from cardwar.settings import Settings
+
+from .test_play import _axe, _battles, _context, _create, _free_port, _serve
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def server(server_factory, tmp_path_factory) -> str:
+    db = tmp_path_factory.mktemp("reconnect") / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
+        flip_timeout=60.0, computer_delay=0.2,
+    ))
+
+
+def _join(page, url: str, nickname: str) -> None:
+    page.goto(url)
+    page.locator("#nickname").fill(nickname)
+    page.locator("form.join-form button[type=submit]").click()
+    page.wait_for_selector("#seat-list .tag")
+
+
+def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
+    port = _free_port()
+    db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    base = f"http://127.0.0.1:{port}"
+    proc = _serve(port, db)
+    ctx, a = _context(browser)
+    try:
+        _create(a, base, seats={1: "computer"})
+        a.locator("#start-game").click()
+        a.wait_for_selector("#my-pile")
+        for n in (1, 2):
+            a.locator("#my-pile").click()
+            a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
+        counts = a.locator(".pile__count").all_inner_texts()
+
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        a.wait_for_selector("#conn-notice:not([hidden])")
+        assert "Reconnecting" in a.locator("#conn-notice").inner_text()
+        proc = _serve(port, db)
+        # no reload: the page comes back by itself, at the same battle
+        a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
+        assert _battles(a) == 2 and a.locator(".pile__count").all_inner_texts() == counts
+        a.locator("#my-pile").click()
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
+    finally:
+        ctx.close()
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_the_game_works_under_the_real_csp(browser, server):
+    ctx = browser.new_context(bypass_csp=False, locale="en-US")
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        _create(page, server, seats={1: "computer"})
+        page.locator("#start-game").click()
+        page.wait_for_selector("#my-pile")
+        page.locator("#my-pile").click()
+        page.wait_for_selector("#table[data-battle='1']")
+        page.goto(page.url + "/replay")  # the replay page refuses an unfinished game
+        assert "Page not found" in page.content()
+    finally:
+        ctx.close()
+    assert not [p for p in problems if "Content Security Policy" in p or "404" not in p], problems
+
+
+def test_markup_in_a_nickname_shows_as_text(browser, server):
+    ctx_a, a = _context(browser)
+    ctx_b, b = _context(browser)
+    try:
+        url = _create(a, server, nickname="<img src=x onerror=f()>")
+        _join(b, url, "<b>Bob</b>")
+        for page in (a, b):
+            page.wait_for_selector("#seat-list li[data-seat='1'] .seat-list__name")
+            names = page.locator(".seat-list__name").all_inner_texts()
+            assert names == ["<img src=x onerror=f()>", "<b>Bob</b>"]
+            assert page.locator("#seat-list img, #seat-list b").count() == 0
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
+    ctx_a, a = _context(browser)
+    ctx_b, b = _context(browser, locale="de-DE")
+    ctx_s, spectator = _context(browser)
+    found = {}
+    try:
+        url = _create(a, server)
+        _join(b, url.replace("/en/", "/de/"), "Bea")
+        tab2 = ctx_a.new_page()  # Ann's second tab keeps her seat
+        tab2.goto(url)
+        tab2.wait_for_selector("#start-game")
+        spectator.goto(url)
+        spectator.wait_for_selector("#seat-list li[data-seat='1'] .seat-list__name")
+        assert spectator.locator("#nickname").count() == 0  # seats taken: just watching
+        a.wait_for_selector("#watchers:not([hidden])")
+        assert a.locator("#watchers").inner_text() == "1 person is watching"
+        assert b.locator("#watchers").inner_text() == "1 Person schaut zu"
+        assert a.locator("#device-link").count() == 1 and spectator.locator("#device").count() == 0
+        found["lobby"] = _axe(a, axe_source)
+        tab2.locator("#start-game").click()
+        a.wait_for_selector("#my-pile")
+        a.locator("#my-pile").click()
+        tab2.wait_for_selector(".tseat[data-seat='0'] .tseat__state--ready")  # in step
+        assert tab2.locator("#my-pile .pile__flip").count() == 0
+        b.locator("#my-pile").click()
+        for page in (a, tab2, spectator):
+            page.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
+        found["table"] = _axe(a, axe_source)
+        a.locator("#my-pile").click()
+        b.locator("#my-pile").click()
+        a.wait_for_selector("#end:not([hidden])")
+        b.wait_for_selector("#rematch-form:not([hidden])")
+        assert spectator.locator("#rematch-form").is_hidden()
+        found["end"] = _axe(a, axe_source)
+
+        # the replay: every battle, by buttons and arrow keys
+        a.locator("#end a", has_text="Watch the replay").click()
+        a.wait_for_selector("#replay[data-step='0']")
+        found["replay"] = _axe(a, axe_source)
+        a.keyboard.press("ArrowRight")
+        a.wait_for_selector("#replay[data-step='1']")
+        assert a.locator("#replay-step").inner_text() == "Battle 1 of 2"
+        a.locator("#replay-next").click()
+        a.wait_for_selector("#replay[data-step='2']")
+        assert a.locator("#replay-seats .pcard--shown").count() == 10  # the peace, face up
+        a.keyboard.press("Home")
+        a.wait_for_selector("#replay[data-step='0']")
+        with a.expect_download() as dl:
+            a.locator("a", has_text="Download the game").click()
+        assert dl.value.suggested_filename.endswith(".json")
+        a.go_back()
+
+        # rematch: Bea offers, Ann sees the offer and joins with one click
+        b.locator("#rematch-button").click()
+        b.wait_for_url(lambda u: u != url.replace("/en/", "/de/"))
+        a.wait_for_selector("#rematch-offer:has-text('Bea')")
+        a.locator("#rematch-button").click()
+        a.wait_for_url(b.url.replace("/de/", "/en/"))
+        a.wait_for_selector("#my-pile")
+        b.wait_for_selector("#my-pile")
+        assert a.locator(".tseat--you").get_attribute("data-seat") == "0"
+        assert b.locator(".tseat--you").get_attribute("data-seat") == "1"
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        ctx_s.close()
+    assert not any(found.values()), found
+
+
+def test_a_gone_player_is_played_for_and_the_creator_hands_the_seat_over(
+        browser, server_factory, tmp_path_factory, axe_source):
+    db = tmp_path_factory.mktemp("gone") / "games.db"
+    base = server_factory(Settings(database=f"sqlite+aiosqlite:///{db}", flip_timeout=60.0,
+                                   computer_delay=0.2, gone_after=0.5))
+    ctx_a, a = _context(browser)
+    ctx_b, b = _context(browser)
+    try:
+        url = _create(a, base)
+        _join(b, url, "Bea")
+        a.locator("#start-game").click()
+        b.wait_for_selector("#my-pile")
+        ctx_b.close()  # Bea walks away
+        a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone")
+        assert a.locator(".tseat[data-seat='1'] .tseat__gone").inner_text() == "away: played for"
+        assert _axe(a, axe_source) == []
+        a.locator("#my-pile").click()  # Bea is flipped for quickly
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
+        a.get_by_role("button", name="Let the computer play for Bea").click()
+        a.wait_for_function(
+            "document.querySelector(\".tseat[data-seat='1'] .tseat__name\")"
+            ".textContent === 'Computer 2'")
+        assert a.locator(".tseat__hand").count() == 0
+    finally:
+        ctx_a.close()

@@ -1,0 +1,150 @@
+"""Two TableServices (as two server processes would be) on one PostgreSQL and one Redis.
+
+Concurrent flips for the same battle, stale caches, and timers armed in
+every process: each battle is played exactly once and every flip counts once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+from cardwar.bus.redis import RedisBus
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import TableService
+
+from .conftest import REDIS_URL
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _pair(pg_url: str, prefix: str, **kw) -> tuple[TableService, TableService]:
+    kw.setdefault("flip_timeout", 60.0)
+    kw.setdefault("computer_delay", 0.01)
+    services = []
+    for _ in range(2):
+        settings = Settings(database=pg_url, redis=REDIS_URL, redis_prefix=prefix, **kw)
+        store = Store(settings.database)
+        await store.migrate()
+        services.append(TableService(store, RedisBus(REDIS_URL, prefix), settings))
+    return services[0], services[1]
+
+
+async def _close(*services: TableService) -> None:
+    for s in services:
+        await s.close()
+        await s.bus.close()
+        await s.store.close()
+
+
+async def _until(predicate, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if await predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def _check_history(events) -> Counter:
+    """Every seq once, battles numbered 1.. once each, one flip per seat per battle."""
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    battles = [e.data["battle"] for e in events if e.type == "battle"]
+    assert battles == list(range(1, len(battles) + 1))
+    flips = Counter((e.data["battle"], e.data["seat"]) for e in events if e.type == "flipped")
+    assert all(n == 1 for n in flips.values()), flips.most_common(3)
+    return flips
+
+
+async def test_concurrent_flips_from_two_processes_play_each_battle_once(pg_url, redis_prefix):
+    a, b = await _pair(pg_url, redis_prefix)
+    table, _ = await a.create("peace", 2, nickname="Ann")
+    await b.join(table.id, "Bob")  # b's cache of the game, a's is now stale
+    await a.start(table.id, 0)
+    async with a.bus.subscribe(table.id) as sub_a, b.bus.subscribe(table.id) as sub_b:
+        sub_a.start_after(0)
+        sub_b.start_after(0)
+        for n in range(1, 26):
+            # both seats flip battle n at once, each through both processes: 4 racing flips
+            results = await asyncio.gather(*(
+                svc.flip(table.id, seat, "player", n) for seat in (0, 1) for svc in (a, b)))
+            assert sum(results) == 2
+        events = await a.store.events_since(table.id, 0)
+        flips = _check_history(events)
+        assert len(flips) == 50
+        # both processes' subscribers saw every event once, in order
+        last = events[-1].seq
+        for sub in (sub_a, sub_b):
+            seen = []
+            while not seen or seen[-1]["seq"] != last:
+                seen.append(await asyncio.wait_for(sub.next(), 5))
+            seqs = [m["seq"] for m in seen if m["seq"] is not None]
+            assert seqs == list(range(1, last + 1))
+    ta, tb = await a.get(table.id), await b.get(table.id)
+    assert ta.seq == tb.seq == last and ta.game.battles == tb.game.battles == 25
+    await _close(a, b)
+
+
+def _count_arms(service: TableService, name: str, armed: Counter) -> None:
+    original = service._arm
+
+    def counting(*args) -> None:
+        armed[name] += 1
+        original(*args)
+
+    service._arm = counting  # type: ignore[method-assign]
+
+
+async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
+    # a computer game with auto-flip: both processes arm every timer
+    a, b = await _pair(pg_url, redis_prefix, flip_timeout=0.05, computer_delay=0.02)
+    armed: Counter = Counter()
+    _count_arms(a, "a", armed)
+    _count_arms(b, "b", armed)
+    table, _ = await a.create("war", 2, computers=(1,), nickname="Ann")
+    await a.start(table.id, 0)
+    async with b.bus.subscribe(table.id), a.bus.subscribe(table.id):
+        await b.get(table.id)  # b follows the game: it arms timers too
+
+        async def played_enough() -> bool:
+            t = await a.store.load(table.id)
+            return t.battles >= 30 or t.status == "over"
+
+        await _until(played_enough, 30)
+        # both processes arm timers for (nearly) every battle
+        assert min(armed["a"], armed["b"]) >= 20
+    await _close(a, b)
+    events = await Store(pg_url).events_since(table.id, 0)
+    flips = _check_history(events)
+    by = Counter(e.data["by"] for e in events if e.type == "flipped")
+    assert by["timer"] >= 30 and by["computer"] >= 30, by
+    played = sum(e.type == "battle" for e in events)
+    assert len(flips) - 2 * played in (0, 1)  # at most one flip of the battle in progress
+
+
+async def test_a_stale_cache_is_refreshed_by_remote_events(pg_url, redis_prefix):
+    a, b = await _pair(pg_url, redis_prefix)
+    table, _ = await a.create("peace", 2, nickname="Ann")
+    await a.join(table.id, "Bob")
+    await a.start(table.id, 0)
+    tb = await b.get(table.id)
+    async with b.bus.subscribe(table.id) as sub:
+        sub.start_after(tb.seq)
+        for _ in range(3):
+            await a.flip(table.id, 0)
+            await a.flip(table.id, 1)
+        stored = await a.get(table.id)  # a's cache is replaced when it reloads
+        assert stored.game.battles == 3
+        while (await asyncio.wait_for(sub.next(), 5))["seq"] != stored.seq:
+            pass
+        current = await b.get(table.id)
+        assert current.seq == stored.seq and current.game.battles == 3
+        assert current.game.counts() == stored.game.counts()
+    await _close(a, b)

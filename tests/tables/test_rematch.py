@@ -1,0 +1,121 @@
+"""Rematch, handing a seat over and new seat secrets, on the pure Table and the service."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cardwar.bus import LocalBus
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.tables.rematch import known_rematch, rematch
+from cardwar.tables.replay import game_record, start_counts
+
+
+def _table(players: int = 3, **kw) -> Table:
+    return Table.new("g" * 16, "peace", players, creator="Ann", creator_hash="h0",
+                     seed="s", **kw)
+
+
+def test_a_rematch_table_can_seat_its_creator_anywhere():
+    t = _table(3, computers=(0,), creator_seat=1)
+    assert [s.kind for s in t.record.seats] == ["computer", "human", "open"]
+    assert t.creator == 1
+    with pytest.raises(TableError, match="seat_taken"):
+        t.join("Bo", "h2", seat=0)
+    assert t.join("Bo", "h2", seat=2) == 2
+    with pytest.raises(TableError, match="not_creator"):
+        t.start(2)
+    t.start(1)
+    assert t.status == "playing"
+    with pytest.raises(ValueError):
+        _table(3, computers=(1,), creator_seat=1)
+
+
+def test_only_the_creator_hands_a_human_seat_to_the_computer():
+    t = _table(3)
+    t.join("Bo", "h1")
+    t.join("Cy", "h2")
+    with pytest.raises(TableError, match="not_playing"):
+        t.hand_over(0, 1)
+    t.start(0)
+    t.take_outbox()
+    for by, seat, code in ((1, 2, "not_creator"), (None, 1, "not_creator"), (0, 0, "not_gone"),
+                           (0, 7, "not_gone")):
+        with pytest.raises(TableError, match=code):
+            t.hand_over(by, seat)
+    t.hand_over(0, 1)
+    assert t.record.seats[1].kind == "computer" and t.seat_of("h1") is None
+    assert t.take_outbox() == [{"type": "handed", "seq": t.seq, "seat": 1}]
+    with pytest.raises(TableError, match="not_gone"):
+        t.hand_over(0, 1)  # a computer seat already
+
+
+def test_relink_replaces_the_secret():
+    t = _table(2)
+    t.relink(0, "fresh")
+    assert t.seat_of("h0") is None and t.seat_of("fresh") == 0
+    with pytest.raises(TableError, match="not_seated"):
+        t.relink(1, "x")
+
+
+def test_a_rematch_is_offered_once_after_the_end():
+    t = Table.new("g" * 16, "peace", 2, creator="Ann", creator_hash="h0",
+                  hands="2C 3C / 9H 8H")
+    t.join("Bo", "h1")
+    with pytest.raises(TableError, match="not_over"):
+        t.offer_rematch(0, "new")
+    t.start(0)
+    while t.status != "over":
+        for s in t.to_flip():
+            t.flip(s)
+    with pytest.raises(TableError, match="not_seated"):
+        t.offer_rematch(None, "new")
+    t.offer_rematch(1, "new")
+    assert t.rematch == "new" and t.take_outbox()[-1]["type"] == "rematch"
+    with pytest.raises(TableError):
+        t.offer_rematch(0, "other")
+    assert game_record(t)["log"][0]["battle"] == 1 and start_counts(t) == [2, 2]
+
+
+@pytest.mark.anyio
+async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    settings = Settings(testing_stacked_deck=True, computer_delay=0.001, flip_timeout=60)
+    service = TableService(store, LocalBus(), settings)
+    try:
+        table, s0 = await service.create("war", 4, face_down=1, computers=(1, 3), nickname="Ann")
+        gid = table.id
+        _, s2 = await service.join(gid, "Cy")
+        with pytest.raises(TableError, match="not_over"):
+            await rematch(service, gid, 0)
+        await service.start(gid, 0)
+        while table.status != "over":
+            for s in table.to_flip():
+                if table.record.seats[s].kind == "human":
+                    await service.flip(gid, s)
+            await asyncio.sleep(0.01)
+        with pytest.raises(TableError, match="not_seated"):
+            await rematch(service, gid, 1)  # a computer seat
+        new_id, b2 = await rematch(service, gid, 2)
+        new = await service.get(new_id)
+        assert [s.kind for s in new.record.seats] == ["open", "computer", "human", "computer"]
+        assert (new.record.variant, new.record.face_down) == ("war", 1)
+        assert new.seat_of(hash_secret(b2)) == 2 and new.creator == 2
+        # after a restart the offer is read back from the stored events
+        fresh = TableService(store, LocalBus(), settings)
+        old = await fresh.get(gid)
+        assert old.rematch is None and await known_rematch(fresh, old) == new_id
+        joined, b0 = await rematch(fresh, gid, 0)
+        assert joined == new_id and b0 != s0
+        started = await fresh.get(new_id)
+        assert started.status == "playing" and started.seat_of(hash_secret(b0)) == 0
+        with pytest.raises(TableError, match="not_lobby"):
+            await rematch(fresh, gid, 2)
+        await fresh.close()
+    finally:
+        await service.close()
+        await store.close()
