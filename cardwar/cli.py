@@ -36,6 +36,54 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _port(text: str) -> int:
+    """A TCP port number, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be from 1 to 65535, not {port}")
+    return port
+
+
+def _host(text: str) -> str:
+    """An IP address or a host name that resolves."""
+    import ipaddress
+    import socket
+
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        pass
+    if not text or text[0].isdigit() and text.replace(".", "").isdigit():
+        raise argparse.ArgumentTypeError(f"not a valid IP address: {text!r}")
+    try:
+        socket.getaddrinfo(text, None)
+    except (OSError, UnicodeError):
+        raise argparse.ArgumentTypeError(f"unknown host: {text!r}") from None
+    return text
+
+
+def _check_bind(host: str, port: int) -> None:
+    """Raise UsageError when ``host:port`` cannot be listened on (in use, not ours)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise UsageError(f"unknown host: {host!r}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise UsageError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardwar", description="Play Peace (War in reverse) and War.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -62,8 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     shuf.add_argument("--seed", required=True)
 
     serve = sub.add_parser("serve", help="start the web site")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", default="127.0.0.1", type=_host)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
     return p
@@ -80,7 +128,8 @@ def _setup(args: argparse.Namespace) -> Setup:
     if args.deck is not None:
         deck = parse_cards(args.deck)
         if len(deck) < players:
-            raise UsageError(f"--deck has {len(deck)} cards, fewer than {players} players")
+            raise UsageError(f"--deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, "
+                             f"fewer than {players} players")
         return Setup.from_deck(variant, players, deck, args.face_down)
     if args.seed is None:
         raise UsageError("give one of --seed, --deck or --hands")
@@ -157,6 +206,7 @@ def _serve(args: argparse.Namespace) -> None:
     from .settings import Settings
     from .web.app import create_app
 
+    _check_bind(args.host, args.port)
     overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
     # The stacked test deck is for tests only: `serve` never enables it.
     settings = Settings(**overrides, testing_stacked_deck=False)
@@ -169,6 +219,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 2 bad input)."""
     try:
         args = _parser().parse_args(argv)
+        for name in ("seed", "deck", "hands"):
+            value = getattr(args, name, None)
+            if isinstance(value, str):
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise UsageError(f"--{name} is not valid UTF-8 text") from None
         {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve}[
             args.command
         ](args)

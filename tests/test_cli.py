@@ -254,3 +254,44 @@ def test_seed_that_is_not_utf8_is_bad_input() -> None:
     assert proc.returncode == 2
     assert b"Traceback" not in proc.stderr
     assert len(proc.stderr.splitlines()) == 1
+    assert b"UTF-8" in proc.stderr  # a clear message, not a codec error
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["serve", "--port", "99999"], "65535"),
+        (["serve", "--port", "0"], "65535"),
+        (["serve", "--port", "-1"], "65535"),
+        (["serve", "--port", "http"], "http"),
+        (["serve", "--host", "999.1.1.1"], "999.1.1.1"),
+        (["serve", "--host", "no-such-host.invalid"], "no-such-host.invalid"),
+    ],
+)
+def test_serve_bad_host_or_port_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("cardwar: error: ") and needle in lines[0]
+
+
+def test_serve_port_in_use_exits_2_with_one_line() -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = run("serve", "--host", "127.0.0.1", "--port", str(port))
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("cardwar: error: cannot listen on 127.0.0.1:")
+
+
+def test_plural_and_player_list_wording() -> None:
+    proc = run("play", "--deck", "2C", "--players", "2")
+    assert "has 1 card," in proc.stderr
+    proc = run("play", "--seed", "x", "--players", "5")
+    assert "2, 3 or 4 players" in proc.stderr

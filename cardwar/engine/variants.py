@@ -46,7 +46,8 @@ class Variant:
             OptionError: ``players`` or ``face_down`` is not allowed here.
         """
         if players not in self.players:
-            allowed = ", ".join(map(str, self.players))
+            names = [str(n) for n in self.players]
+            allowed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
         if face_down is None:
             return self.face_down

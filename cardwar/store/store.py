@@ -140,7 +140,8 @@ class Store:
                 if not self.schema.replace("_", "").isalnum():
                     raise ValueError(f"bad search_path {self.schema!r}")
                 kwargs["connect_args"] = {"server_settings": {"search_path": self.schema}}
-        elif parsed.get_backend_name() == "sqlite":
+        elif parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "",
+                                                                            ":memory:"):
             # a fixed pool: overflow connections (one thread each) were opened and
             # closed again and again under load
             kwargs = {"pool_size": 5, "max_overflow": 0}

@@ -47,3 +47,11 @@ def clean_nickname(raw: str) -> str:
     if not any(unicodedata.category(ch).startswith(_VISIBLE_CATEGORIES) for ch in text):
         raise NicknameError("bad_char")  # only marks or spaces: nothing to see
     return text
+
+
+def same_name(a: str, b: str) -> bool:
+    """True when nicknames ``a`` and ``b`` would be mistaken for each other:
+    equal after NFC, trimming and case folding."""
+    def key(text: str) -> str:
+        return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).strip().casefold())
+    return key(a) == key(b)

@@ -5,7 +5,12 @@ apply, save (optimistically, by ``seq``), publish, then arm timers:
 
 * a computer seat flips ``settings.computer_delay`` seconds into a battle,
 * a human with auto-flip on flips after ``computer_delay`` as well,
-* any other human still to flip is flipped for after ``settings.flip_timeout``.
+* any other human still to flip is flipped for after ``settings.flip_timeout``,
+  counted only once someone is waiting: the idle clock of a battle starts at
+  its first flip by a player (or auto-flip), or by a computer or a gone seat
+  while the humans are active (one of them flipped in this battle or the one
+  before). So a game in which every human is idle does not play itself. The
+  start is published as an ``idle`` message (``battle``, ``left`` seconds).
 
 Timers carry the battle they were armed for, so a late one does nothing.
 """
@@ -52,6 +57,9 @@ class TableService:
         self._online: dict[str, Counter[int]] = {}
         self._watchers: Counter[str] = Counter()  # spectator connections per game (issue 5)
         self._gone: dict[str, set[int]] = {}  # seats played for while away (issue 5)
+        # idle clocks: game -> (battle, monotonic deadline); the last battle a human flipped in
+        self._idle: dict[str, tuple[int, float]] = {}
+        self._human_flip: dict[str, int] = {}
         self._closed = False
         # Several processes (issue 6): games whose cached table may be stale.
         self._dirty: set[str] = set()
@@ -184,6 +192,10 @@ class TableService:
             kinds = {e["type"] for e in events}
             if table.status == "playing" and kinds & {"started", "battle"}:
                 self._arm_round(table)
+            elif table.status == "playing" and "flipped" in kinds:
+                for event in events:
+                    if event["type"] == "flipped" and self._start_idle(table, event):
+                        await self.bus.publish(game_id, self.idle_message(table))
             return value
 
     async def join(self, game_id: str, nickname: str) -> tuple[int, str]:
@@ -237,6 +249,11 @@ class TableService:
         for task in list(self._timers.get(table.id, ())):
             if task is not current:
                 task.cancel()
+        if self.idle_left(table) is None and any(
+                table.record.seats[s].kind == "human" for s in table.record.flipped):
+            # loaded mid-battle (restart, another process): a human is waiting
+            self._idle[table.id] = (table.game.battles + 1,
+                                    time.monotonic() + self.settings.flip_timeout)
         for seat in table.to_flip():
             rec = table.record.seats[seat]
             if rec.kind == "computer":
@@ -245,8 +262,42 @@ class TableService:
                 self._arm(table, seat, "auto", self.settings.computer_delay)
             elif seat in self._gone.get(table.id, ()):
                 self._arm(table, seat, "gone", self.settings.computer_delay)
-            else:
+            elif (left := self.idle_left(table)) is not None:
+                self._arm(table, seat, "timer", left)
+            # else: nobody is waiting yet, no idle clock (see the module docstring)
+
+    def _start_idle(self, table: Table, event: dict[str, Any]) -> bool:
+        """Note the ``flipped`` ``event``; start the battle's idle clock if it
+        makes someone wait. True when a clock was started (and timers armed)."""
+        battle = int(event.get("battle") or table.game.battles + 1)
+        by = event.get("by")
+        if by in ("player", "auto"):
+            self._human_flip[table.id] = battle
+        if battle != table.game.battles + 1 or self.idle_left(table) is not None:
+            return False
+        active = self._human_flip.get(table.id, 0) >= battle - 1
+        if not (by in ("player", "auto") or (by in ("computer", "gone") and active)):
+            return False
+        self._idle[table.id] = (battle, time.monotonic() + self.settings.flip_timeout)
+        for seat in table.to_flip():
+            rec = table.record.seats[seat]
+            if (rec.kind == "human" and not rec.auto_flip
+                    and seat not in self._gone.get(table.id, ())):
                 self._arm(table, seat, "timer", self.settings.flip_timeout)
+        return True
+
+    def idle_left(self, table: Table) -> float | None:
+        """Seconds left on the idle clock of the coming battle, or None if not started."""
+        clock = self._idle.get(table.id)
+        if clock is None or clock[0] != table.game.battles + 1 or table.status != "playing":
+            return None
+        return max(0.0, clock[1] - time.monotonic())
+
+    def idle_message(self, table: Table) -> dict[str, Any]:
+        """The ``idle`` message: the coming battle's idle clock started (``left`` seconds)."""
+        left = self.idle_left(table)
+        return {"type": "idle", "seq": None, "battle": table.game.battles + 1,
+                "left": None if left is None else round(left, 1)}
 
     def _arm(self, table: Table, seat: int, by: str, delay: float) -> None:
         if self._closed:
@@ -319,7 +370,8 @@ class TableService:
     ) -> dict[str, Any]:
         """The message for ``viewer``: a state snapshot, or ``event`` (see :func:`view_message`)."""
         return view_message(table, viewer, event, self.online(table.id),
-                            self.gone(table.id), self.watchers(table.id))
+                            self.gone(table.id), self.watchers(table.id),
+                            idle=self.idle_left(table))
 
     # -- spectators, gone players, handing over, new links (issue 5) -------
     def watchers(self, game_id: str) -> int:
@@ -432,6 +484,8 @@ class TableService:
         if not self._lock(game_id).locked() and advance(table, event):
             if event["type"] in ("started", "battle") and table.status == "playing":
                 self._arm_round(table)
+            elif event["type"] == "flipped" and table.status == "playing":
+                self._start_idle(table, event)  # its process publishes the idle message
             self._observe_status(event)
             return
         # A local change is in flight (its save will fail and retry) or the event

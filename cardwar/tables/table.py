@@ -36,6 +36,7 @@ from cardwar.engine import (
 )
 from cardwar.store import GameRecord, SeatRecord
 
+from .nicknames import same_name
 from .secrets import same_hash
 
 
@@ -44,7 +45,7 @@ class TableError(Exception):
 
     Codes: ``no_seat`` (table full), ``not_seated``, ``not_creator``, ``not_lobby``,
     ``not_playing``, ``out`` (the seat is out of the game), ``already_flipped``,
-    ``already_seated``, ``not_over``, ``not_gone``, ``seat_taken``.
+    ``already_seated``, ``not_over``, ``not_gone``, ``seat_taken``, ``name_taken``.
     """
 
     def __init__(self, code: str) -> None:
@@ -211,7 +212,8 @@ class Table:
         Raises:
             TableError: ``not_lobby`` after the start, ``no_seat`` when full,
                 ``seat_taken`` when ``seat`` is not open, ``already_seated``
-                when the secret already has a seat.
+                when the secret already has a seat, ``name_taken`` when another
+                seat already has this nickname (case-insensitive, after NFC).
         """
         if self.status != "lobby":
             raise TableError("not_lobby")
@@ -222,6 +224,8 @@ class Table:
             raise TableError("no_seat")
         if seat is not None and seat not in free:
             raise TableError("seat_taken")
+        if any(same_name(nickname, rec.nickname) for rec in self.record.seats if rec.nickname):
+            raise TableError("name_taken")
         chosen = free[0] if seat is None else seat
         self._seat(chosen, "human", nickname, secret_hash)
         return chosen

@@ -13,7 +13,7 @@ the stacked hands only once the game is over, seat secrets never.
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
               "creator", "rematch"},
      "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
-     "watchers": 2,
+     "watchers": 2, "idle": 7.5 | None,
      "last": <battle event> | None, "result": <over event data> | None}
 """
 
@@ -43,6 +43,7 @@ _EVENT_KEYS: dict[str, tuple[str, ...]] = {
     "rematch": ("game", "by"),
     "gone": ("seat", "gone"),
     "watchers": ("count",),
+    "idle": ("battle", "left"),
     "ping": (),
     "pong": (),
 }
@@ -55,6 +56,7 @@ def view_message(
     online: Collection[int] = (),
     gone: Collection[int] = (),
     watchers: int = 0,
+    idle: float | None = None,
 ) -> dict[str, Any]:
     """Build the message ``viewer`` (a seat, or None for a spectator) receives.
 
@@ -66,6 +68,8 @@ def view_message(
         gone: seats whose player has been away longer than ``gone_after``
             and is played for (for the snapshot).
         watchers: how many spectators are connected (for the snapshot).
+        idle: seconds left on the coming battle's idle clock, None when it has
+            not started (nobody waiting yet).
 
     Returns:
         A JSON-ready dict with ``type`` and ``seq`` (shapes in the module docstring).
@@ -115,6 +119,7 @@ def view_message(
             for s in record.seats
         ],
         "watchers": watchers,
+        "idle": None if idle is None else round(idle, 1),
         "last": last,
         "result": table.result() if table.status == "over" else None,
     }

@@ -45,11 +45,11 @@ VARIANT_NAMES: dict[str, str] = {"peace": N_("Peace"), "war": N_("War")}
 VARIANT_TAGLINES: dict[str, str] = {
     "peace": N_(
         "War turned upside down: the lowest card takes every battle, so 2s are the "
-        "best cards and aces the worst, and a tie calls a peace with five face-down cards."
+        "best cards and aces the worst, and a tie starts a peace with five face-down cards."
     ),
     "war": N_(
-        "The classic two-pile duel: the highest card takes every battle, and a tie "
-        "starts a war with three face-down cards."
+        "The classic card game for two to four players: the highest card takes every "
+        "battle, and a tie starts a war with three face-down cards."
     ),
 }
 
@@ -197,6 +197,14 @@ async def healthz(request: Request) -> JSONResponse:
     )
 
 
+@system_router.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+async def favicon() -> Response:
+    """Browsers ask for ``/favicon.ico``: send them to the SVG icon."""
+    from .templating import static_url
+
+    return RedirectResponse(static_url("favicon.svg"), status_code=301)
+
+
 @router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 async def root(request: Request) -> Response:
     """Redirect to the home page in the language the browser asks for."""
@@ -230,6 +238,14 @@ async def variant_page(request: Request, locale: str, variant: str) -> Response:
     """The rules page of one variant, e.g. ``/de/peace``."""
     if locale not in LOCALES or variant not in VARIANTS:
         raise StarletteHTTPException(404)
+    return variant_response(request, locale, variant)
+
+
+def variant_response(request: Request, locale: str, variant: str, *, status_code: int = 200,
+                     start_error: str | None = None, start_nickname: str | None = None
+                     ) -> Response:
+    """The rules page of ``variant``; ``start_error`` (translated) and the
+    typed ``start_nickname`` re-show the start form after a refused nickname."""
     v = VARIANTS[variant]
     context: dict[str, Any] = {
         "variant": v,
@@ -241,7 +257,8 @@ async def variant_page(request: Request, locale: str, variant: str) -> Response:
     }
     template = f"{variant}.html" if _template_exists(f"{variant}.html") else "variant.html"
     context["rule_changes"] = rule_changes(v, locale) if v.name != STANDARD.name else []
-    return render(request, template, locale, active=variant, **context)
+    return render(request, template, locale, active=variant, status_code=status_code,
+                  start_error=start_error, start_nickname=start_nickname, **context)
 
 
 def _locale_of(request: Request) -> str:
@@ -257,6 +274,13 @@ def install_error_pages(app: FastAPI) -> None:
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code != 404 or request.url.path.startswith("/api/"):
             return await http_exception_handler(request, exc)
+        first, sep, rest = request.url.path.lstrip("/").partition("/")
+        if (request.method in ("GET", "HEAD") and first != first.lower()
+                and first.lower() in LOCALES):
+            target = f"/{first.lower()}{sep}{rest}"
+            if request.url.query:
+                target += "?" + request.url.query
+            return RedirectResponse(target, status_code=308)
         return render(
             request, "404.html", _locale_of(request), status_code=404, show_alternates=False
         )

@@ -31,7 +31,7 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import segno
 from fastapi import APIRouter, FastAPI, Form, Request, WebSocket
@@ -144,8 +144,19 @@ def _plural(pick: Any, locale: str) -> dict[str, str]:
     return forms
 
 
-def client_strings(locale: str) -> dict[str, Any]:
-    """Every string the game script shows, in ``locale`` (placeholders in braces).
+def nickname_error(locale: str) -> str:
+    """Why a nickname was refused, in ``locale`` (the same on creating and joining)."""
+    token = i18n.current_locale.set(locale)
+    try:
+        return i18n.gettext(
+            "Please choose a nickname of 1 to 24 letters, without invisible characters.")
+    finally:
+        i18n.current_locale.reset(token)
+
+
+def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
+    """Every string the game script shows, in ``locale`` (placeholders in braces);
+    the tie wording follows ``variant`` (a war in War, a peace in Peace).
 
     Plural entries are dicts keyed by CLDR category (``one``, ``few``, ``many``,
     ``other``).
@@ -154,6 +165,7 @@ def client_strings(locale: str) -> dict[str, Any]:
     try:
         _ = i18n.gettext
         ngettext = i18n.ngettext
+        war = variant == "war"
         return {
             "seat": _("Seat {n}"),
             "open_seat": _("Waiting for a player…"),
@@ -171,13 +183,21 @@ def client_strings(locale: str) -> dict[str, Any]:
             "battle_of": _("Battle {n} of {limit}"),
             "battle": _("Battle {n}"),
             "flip": _("Flip"),
-            "flip_help": _("Click or tap your pile, or press Space or Enter, to flip."),
+            "flip_help": _("Click or tap your pile, or press Space or Enter, to flip. Once "
+                           "another player has flipped, you have {seconds} seconds before "
+                           "the game flips for you."),
+            "idle_you": _("Flipping for you in {n} s"),
+            "idle_wait": _("Waiting for {names}… {n} s"),
+            "placings": _("Placings"),
+            "out_in_battle": _("{name} went out in battle {n}."),
+            "set_aside": _("With three players one card was set aside at the deal: "
+                           "52 cards do not split evenly three ways."),
             "flipped": _("ready"),
             "waiting": _("to flip"),
             "out": _("out"),
             # TRANSLATORS: the letters on the five face-down cards of a peace;
             # exactly five letters (Polish: POKÓJ). Keep PEACE if your word is shorter.
-            "tie_word": _("PEACE"),
+            "tie_word": "" if war else _("PEACE"),
             "cards": _plural(lambda n: ngettext("{count} card", "{count} cards", n), locale),
             "pile": _plural(lambda n: ngettext(
                 "{name}'s pile: {count} card", "{name}'s pile: {count} cards", n), locale),
@@ -194,7 +214,8 @@ def client_strings(locale: str) -> dict[str, Any]:
             "win_why": _("{name} holds every card."),
             "draw": _("It is a draw."),
             "reason_battle_limit": _("The game reached its limit of {limit} battles."),
-            "reason_unresolvable": _("A peace nobody could decide: no cards were left to turn."),
+            "reason_unresolvable": _("A war nobody could decide: no cards were left to turn.")
+            if war else _("A peace nobody could decide: no cards were left to turn."),
             "reason_cycle": _("This War would repeat itself forever."),
             "seed": _("The seed of this deal:"),
             "replay": _("Replay this game on your computer with:"),
@@ -277,15 +298,13 @@ async def create_game(
         raise StarletteHTTPException(400, "unknown variant")
     computers = tuple(s for s, kind in ((1, seat1), (2, seat2), (3, seat3))
                       if s < players and kind == "computer")
-    token = i18n.current_locale.set(locale)
     try:
-        default = i18n.gettext("Player {n}").format(n=1)
-    finally:
-        i18n.current_locale.reset(token)
-    try:
-        name = clean_nickname(nickname) if nickname.strip() else default
-    except NicknameError:
-        name = default
+        name = clean_nickname(nickname)
+    except NicknameError:  # the form again, with what was typed and why it was refused
+        from .pages import variant_response
+
+        return variant_response(request, locale, variant, status_code=400,
+                                start_error=nickname_error(locale), start_nickname=nickname)
     try:
         table, secret = await _service(request).create(
             variant, players, face_down=face_down, computers=computers, nickname=name)
@@ -330,6 +349,8 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
     token = i18n.current_locale.set(locale)
     try:
         default_nickname = i18n.gettext("Player {n}").format(n=(free[0] + 1) if free else 1)
+        if request.query_params.get("error") in ("nickname", "taken"):
+            default_nickname = request.query_params.get("name", default_nickname)[:100]
     finally:
         i18n.current_locale.reset(token)
     link = str(request.base_url).rstrip("/") + f"/g/{game_id}"
@@ -343,6 +364,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         "id": game_id, "locale": locale, "socket": f"/ws/g/{game_id}", "link": link,
         "variant_page": f"/{locale}/{table.variant.name}#play",
         "heartbeat": getattr(_service(request).settings, "heartbeat", 20.0),
+        "flip_timeout": _service(request).settings.flip_timeout,
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
     }
@@ -350,7 +372,8 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         request, "game.html", locale,
         table=table, seat=seat, can_join=can_join, default_nickname=default_nickname,
         link=link, variant=table.variant, active=table.variant.name,
-        strings_json=_json_script(client_strings(locale)), config_json=_json_script(config),
+        strings_json=_json_script(client_strings(locale, table.variant.name)),
+        config_json=_json_script(config),
         show_alternates=False,
         device_link=device_link(request, locale, game_id, secret) if seat is not None and secret
         else None,
@@ -374,13 +397,17 @@ async def join_game(
     back = RedirectResponse(f"/{locale}/g/{game_id}", status_code=303)
     if _seat_of(table, request.cookies) is not None:
         return back
+    typed = urlencode({"name": nickname[:100]})
     try:
         name = clean_nickname(nickname)
     except NicknameError:
-        return RedirectResponse(f"/{locale}/g/{game_id}?error=nickname", status_code=303)
+        return RedirectResponse(f"/{locale}/g/{game_id}?error=nickname&{typed}", status_code=303)
     try:
         _, secret = await service.join(game_id, name)
-    except TableError:
+    except TableError as exc:
+        if exc.code == "name_taken":
+            return RedirectResponse(f"/{locale}/g/{game_id}?error=taken&{typed}",
+                                    status_code=303)
         return back  # full or started: the page shows it
     _set_seat_cookie(back, request, game_id, secret)
     return back

@@ -130,7 +130,7 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
             "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
     return render(request, "play/replay.html", locale, table=table, variant=table.variant,
                   active=table.variant.name, show_alternates=False,
-                  strings_json=_json_script(client_strings(locale)),
+                  strings_json=_json_script(client_strings(locale, table.variant.name)),
                   replay_json=_json_script(data), download=data["download"],
                   game_page=data["game_page"])
 

@@ -292,3 +292,83 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         assert "Gleichstand: Krieg!" in a.locator("#summary").inner_text()
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def idle_server(server_factory, tmp_path_factory) -> str:
+    db = tmp_path_factory.mktemp("idle") / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
+        flip_timeout=4.0, computer_delay=0.2,
+    ))
+
+
+def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
+    ctx_a, a = _context(browser)
+    ctx_b, b = _context(browser, width=360)
+    ctx_c, c = _context(browser)
+    try:
+        url = _create(a, idle_server, nickname="Ann")
+        # the Share button only shows where the browser can share
+        assert a.locator("#share-link-button").is_visible() == a.evaluate("!!navigator.share")
+        b.goto(url)
+        b.locator("#nickname").fill("ANN")  # taken, whatever the case
+        b.get_by_role("button", name="Take a seat").click()
+        b.wait_for_selector(".form-error")
+        assert "already has that nickname" in b.locator(".form-error").inner_text()
+        assert b.locator("#nickname").input_value() == "ANN"
+        b.locator("#nickname").fill("Bob")
+        b.get_by_role("button", name="Take a seat").click()
+        b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
+        a.wait_for_function(
+            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        a.locator("#start-game").focus()
+        a.keyboard.press("Enter")
+        a.wait_for_selector("#table:not([hidden])")
+        a.wait_for_function("document.activeElement && document.activeElement.id === 'my-pile'")
+        c.goto(url)  # a spectator keeps their label once the game has started
+        c.wait_for_selector("#table:not([hidden])")
+        assert c.locator("#watching-note").is_visible()
+        assert "You are watching this game." in c.locator("#watching-note").inner_text()
+        assert "4 seconds" in a.locator("#flip-help").inner_text()
+        # nobody has flipped: no clock, nothing happens by itself
+        time.sleep(1.5)
+        assert _battles(a) == 0 and a.locator("#idle-note").is_hidden()
+        a.locator("#my-pile").click()
+        b.wait_for_function("/Flipping for you in \\d s/.test("
+                            "document.getElementById('idle-note').textContent)")
+        a.wait_for_function("/Waiting for Bob… \\d s/.test("
+                            "document.getElementById('idle-note').textContent)")
+        c.wait_for_function("/Waiting for Bob… \\d s/.test("
+                            "document.getElementById('idle-note').textContent)")
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 1",
+                            timeout=10000)
+        a.wait_for_function("document.getElementById('idle-note').hidden")
+        for _ in range(12):
+            if _over(a):
+                break
+            before = _battles(a)
+            a.locator("#my-pile").click()
+            b.locator("#my-pile").click()
+            a.wait_for_function(
+                f"+document.getElementById('table').dataset.battle > {before} || "
+                "document.getElementById('game').dataset.status === 'over'")
+        for p in (a, b):
+            p.wait_for_selector("#end:not([hidden])")
+            time.sleep(2.5)  # longer than the pick-up animation's delay
+            assert p.locator(".tplay--taken, .tplay--taken-still").count() == 0
+            assert p.locator(".tseat .tplay .pcard").count() >= 2  # the deciding cards
+            end = p.locator("#end").inner_text()
+            assert "Placings" in end and "went out in battle" in end
+        assert b.evaluate("document.documentElement.scrollWidth") <= 360
+        # after a reload the last battle looks the same: same cards, face-down ones shown
+        live = a.locator(".tseat .tplay .pcard").count()
+        shown = a.locator(".tseat .tplay .pcard--shown").count()
+        a.reload()
+        a.wait_for_selector("#end:not([hidden])")
+        assert a.locator(".tseat .tplay .pcard").count() == live
+        assert a.locator(".tseat .tplay .pcard--shown").count() == shown
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        ctx_c.close()

@@ -54,6 +54,9 @@ async def test_two_humans_play_a_stacked_game_to_the_end(tmp_path):
                 await service.flip(table.id, s)
         while not sub.queue.empty():
             seen.append(await sub.get())
+    idle = [e for e in seen if e["type"] == "idle"]  # transient, not stored: no seq
+    assert idle and all(e["seq"] is None for e in idle)
+    seen = [e for e in seen if e["type"] != "idle"]
     types = [e["type"] for e in seen]
     assert types[0] == "started" and types[-1] == "over"
     assert [e["seq"] for e in seen] == list(range(seen[0]["seq"], seen[-1]["seq"] + 1))
@@ -94,9 +97,73 @@ async def test_idle_players_are_flipped_for(tmp_path):
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
     await service.flip(table.id, 0)
-    await _until(lambda: table.game.battles >= 2)
-    events = await service.store.events_since(table.id, 0)
-    assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events)
+    await _until(lambda: table.game.battles >= 1)
+    async with service._lock(table.id):  # the battle's save is done
+        events = await service.store.events_since(table.id, 0)
+    assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events), [
+        (e.type, e.data) for e in events]
+    await _close(service)
+
+
+async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
+    service = await _service(tmp_path, flip_timeout=0.05)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    # nobody has flipped: no idle clock, no timer, however long everyone waits
+    assert service.timers(table.id) == 0 and service.idle_left(table) is None
+    await asyncio.sleep(0.2)
+    assert table.game.battles == 0 and table.record.flipped == []
+    assert service.message(table, 1)["idle"] is None
+    # Ann flips: Bob's clock starts, and the snapshot tells how long is left
+    await service.flip(table.id, 0)
+    left = service.idle_left(table)
+    assert left is not None and 0 < left <= 0.05
+    assert service.message(table, 1)["idle"] is not None
+    await _until(lambda: table.game.battles == 1)
+    # the next battle: both idle again, nothing happens
+    await asyncio.sleep(0.2)
+    assert table.game.battles == 1 and service.idle_left(table) is None
+    await _close(service)
+
+
+async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_path):
+    service = await _service(tmp_path, flip_timeout=0.05)
+    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    # battle 1: the computer flips and waits, so Ann's clock runs and she is flipped for
+    await _until(lambda: table.game.battles >= 1)
+    # battle 2: the computer flips, but no human has flipped lately: no clock
+    await _until(lambda: 1 in table.record.flipped or table.status != "playing")
+    await asyncio.sleep(0.2)
+    assert table.game.battles == 1 or table.status != "playing"
+    assert service.idle_left(table) is None
+    # Ann flips herself: the game goes on
+    if table.status == "playing":
+        await service.flip(table.id, 0)
+        assert table.game.battles == 2 or table.status != "playing"
+    await _close(service)
+
+
+async def test_the_idle_message_reaches_the_bus(tmp_path):
+    service = await _service(tmp_path, flip_timeout=5.0)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    published: list[dict] = []
+    real = service.bus.publish
+
+    async def spy(game_id, event):
+        published.append(event)
+        await real(game_id, event)
+
+    service.bus.publish = spy  # type: ignore[method-assign]
+    await service.flip(table.id, 0)
+    idle = [e for e in published if e["type"] == "idle"]
+    assert len(idle) == 1 and idle[0]["battle"] == 1 and 4 < idle[0]["left"] <= 5
+    assert service.message(table, None, idle[0]) == {"type": "idle", "seq": None,
+                                                      "battle": 1, "left": idle[0]["left"]}
+    assert service.timers(table.id) == 1  # Bob's timer only
     await _close(service)
 
 

@@ -220,3 +220,16 @@ def test_no_message_names_a_card_before_it_is_turned(variant, players, face_down
             assert set(CARD_TOKEN.findall(state)) <= revealed
             if t.status != "over":
                 assert seed not in state
+
+
+def test_a_nickname_already_at_the_table_is_refused():
+    from cardwar.tables.nicknames import same_name
+
+    t = _table(players=4)
+    t.join("Ana", "h1")
+    for taken in ("ana", "ANA", " Ana "):
+        with pytest.raises(TableError) as err:
+            t.join(taken, "h2")
+        assert err.value.code == "name_taken"
+    assert same_name("Zo\u00e9", "ZOE\u0301") and not same_name("Ana", "Anna")
+    assert t.join("Anna", "h2") == 2

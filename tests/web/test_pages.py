@@ -116,7 +116,8 @@ def test_alternates_and_switcher_keep_the_page(client, locale):
 
 def test_home_lists_variants_with_play_buttons(client):
     html = client.get("/en/").text
-    assert "War turned upside down" in html and "The classic two-pile duel" in html
+    assert "War turned upside down" in html
+    assert "The classic card game for two to four players" in html
     assert 'href="/en/peace#play"' in html and 'href="/en/war#play"' in html
 
 
@@ -187,3 +188,30 @@ def test_head_requests_work(client):
     assert client.head("/en/peace").status_code == 200
     assert client.head("/healthz").status_code == 200
     assert client.head("/", follow_redirects=False).status_code == 307
+
+
+def test_short_of_cards_is_true_for_both_war_options(client):
+    war = client.get("/en/war").text
+    assert "A war needs 3 face-down cards and one more to turn up." in war
+    assert "with the one-card option, a player who has one card left just turns it" in war
+    assert "3 cards or fewer" not in war
+    assert "5 cards or fewer" in client.get("/en/peace").text
+
+
+def test_english_wording_fixes(client):
+    home = client.get("/en/").text
+    assert "a tie starts a peace" in home and "calls a peace" not in home
+    assert "two-pile duel" not in home
+    war = client.get("/en/war").text
+    assert "The whole pack is dealt out" not in war and "as evenly as it goes" in war
+
+
+@pytest.mark.parametrize(("locale", "good", "bad"), [
+    ("it", "apre una pace", "chiama una pace"),
+    ("de", "reine Zufallsspiele", "Glücksspiele"),
+    ("pl", "gracz, którego karta przegrała", "czyja karta"),
+    ("cs", "Otočte kartu", "Otoč kartu"),
+])
+def test_translation_fixes(client, locale, good, bad):
+    text = client.get(f"/{locale}/").text + client.get(f"/{locale}/peace").text
+    assert good in text and bad not in text

@@ -19,6 +19,9 @@
   var retryTimer = null;
   var lastHeard = Date.now(); // last message from the server (heartbeat watchdog)
   var HEARTBEAT = (C.heartbeat || 20) * 1000;
+  var idleDeadline = null;   // when the game flips for whoever is still to flip (Date.now() ms)
+  var idleBattle = null;     // the battle that idle clock is for
+  var focusPileOnStart = false;
 
   var $ = function (id) { return document.getElementById(id); };
   function fmt(t, args) {
@@ -101,6 +104,7 @@
         li.appendChild(el("span", "seat-list__name seat-list__name--open", S.open_seat));
       } else {
         li.appendChild(el("span", "seat-list__name", seatName(s.seat)));
+        if (s.kind === "computer") li.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
         if (s.seat === you()) li.appendChild(el("span", "tag", S.you));
         if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
         if (s.kind === "human") {
@@ -118,7 +122,11 @@
       var b = el("button", "button", open ? S.start_fill : S.start);
       b.type = "button";
       b.id = "start-game";
-      b.addEventListener("click", function () { b.disabled = true; send({ type: "start" }); });
+      b.addEventListener("click", function () {
+        b.disabled = true;
+        focusPileOnStart = true;  // keyboard players land on their pile
+        send({ type: "start" });
+      });
       area.appendChild(b);
     } else if (you() !== null) {
       area.textContent = fmt(S.wait_start, { name: seatName(state.game.creator || 0) });
@@ -206,6 +214,7 @@
       if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
       var head = el("header", "tseat__head");
       head.appendChild(el("span", "tseat__name", seatName(seat)));
+      if (s.kind === "computer") head.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
       if (seat === you()) head.appendChild(el("span", "tag", S.you));
       if (s.kind === "human") {
         head.appendChild(el("span", "presence" + (s.online ? " presence--on" : ""),
@@ -257,11 +266,54 @@
     });
     $("summary").textContent = state.last ? summaryText(state.last, false) : "";
     var mine = you() !== null && g.status === "playing" && g.in_play[you()];
-    $("flip-help").textContent = mine ? S.flip_help : "";
+    $("flip-help").textContent = mine
+      ? fmt(S.flip_help, { seconds: nf.format(C.flip_timeout || 10) }) : "";
+    $("watching-note").hidden = !(you() === null && g.status !== "lobby");
     $("auto-area").hidden = !(you() !== null && g.status === "playing");
     if (you() !== null) $("auto-flip").checked = !!state.seats[you()].auto_flip;
-    if (hadFocus && $("my-pile")) $("my-pile").focus();
+    if ((hadFocus || focusPileOnStart) && $("my-pile")) {
+      focusPileOnStart = false;
+      $("my-pile").focus();
+    }
+    renderIdle();
   }
+  // -- the idle clock: once someone has flipped, the others have C.flip_timeout seconds
+  function idleSeats() {
+    var g = state.game;
+    return state.seats.filter(function (s) {
+      return g.in_play[s.seat] && g.flipped.indexOf(s.seat) < 0 && s.kind === "human" &&
+        !s.auto_flip && !s.gone;
+    }).map(function (s) { return s.seat; });
+  }
+  function renderIdle() {
+    var note = $("idle-note");
+    if (!note || !state) return;
+    var g = state.game;
+    var seats = idleSeats();
+    if (g.status !== "playing" || idleDeadline === null || idleBattle !== g.battle + 1 ||
+        !seats.length) {
+      note.textContent = "";
+      note.hidden = true;
+      return;
+    }
+    var n = nf.format(Math.max(0, Math.ceil((idleDeadline - Date.now()) / 1000)));
+    var lines = [];
+    if (seats.indexOf(you()) >= 0) lines.push(fmt(S.idle_you, { n: n }));
+    var others = seats.filter(function (s) { return s !== you(); }).map(seatName);
+    if (others.length) lines.push(fmt(S.idle_wait, { names: others.join(", "), n: n }));
+    note.textContent = lines.join(" ");
+    note.hidden = false;
+  }
+  function startIdle(left, battle) {
+    var wasOff = idleDeadline === null || idleBattle !== battle;
+    idleDeadline = left === null || left === undefined ? null : Date.now() + left * 1000;
+    idleBattle = battle;
+    if (wasOff && idleDeadline !== null && idleSeats().indexOf(you()) >= 0) {
+      announce(fmt(S.idle_you, { n: nf.format(Math.ceil(left)) }));
+    }
+    renderIdle();
+  }
+  window.setInterval(function () { if (idleDeadline !== null) renderIdle(); }, 250);
   function summaryText(b, full) {
     var parts = [];
     if (full) {
@@ -290,6 +342,8 @@
     window.clearTimeout(slideTimer);
     var last = state.last;
     if (!last || last.winner === null || last.winner === undefined) return;
+    // the last battle stays on the table for the end screen: no pick-up animation
+    if (state.game.status === "over" || last.outcome) return;
     var target = document.querySelector('.tseat[data-seat="' + last.winner + '"] .pile');
     if (!target) return;
     slideTimer = window.setTimeout(function () {
@@ -325,11 +379,24 @@
       end.appendChild(el("p", "", fmt(S["reason_" + r.reason] || "",
         { limit: nf.format(state.game.battle_limit || 0) })));
     }
-    var counts = el("ul", "end__counts");
-    r.final_counts.forEach(function (n, s) {
-      counts.appendChild(el("li", "", seatName(s) + ": " + plural(S.cards, n)));
+    // placings: those still in play by cards held, then who went out, the latest first
+    end.appendChild(el("h3", "end__placings-title", S.placings));
+    var out = r.eliminated || {};
+    var order = r.final_counts.map(function (n, s) { return s; });
+    order.sort(function (a, b) {
+      var oa = out[a] !== undefined, ob = out[b] !== undefined;
+      if (oa !== ob) return oa ? 1 : -1;
+      if (oa) return out[b] - out[a] || a - b;
+      return r.final_counts[b] - r.final_counts[a] || a - b;
+    });
+    var counts = el("ol", "end__counts");
+    order.forEach(function (s) {
+      counts.appendChild(el("li", "", out[s] !== undefined
+        ? fmt(S.out_in_battle, { name: seatName(s), n: nf.format(out[s]) })
+        : seatName(s) + ": " + plural(S.cards, r.final_counts[s])));
     });
     end.appendChild(counts);
+    if (state.game.players === 3) end.appendChild(el("p", "end__aside", S.set_aside));
     end.appendChild(el("p", "", S.seed));
     end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
     end.appendChild(el("p", "", S.replay));
@@ -394,6 +461,8 @@
       window.clearTimeout(revealTimer);
       state = m;
       state.revealed = true;
+      idleDeadline = m.idle === null || m.idle === undefined ? null : Date.now() + m.idle * 1000;
+      idleBattle = m.game.battle + 1;
       setStatus("");
       render();
       return;
@@ -434,6 +503,9 @@
       case "watchers":
         state.watchers = m.count;
         break;
+      case "idle":
+        startIdle(m.left, m.battle);
+        return;
       case "rematch":
         g.rematch = m.game;
         state.rematch_by = m.by;
@@ -450,6 +522,7 @@
         break;
       case "battle":
         pendingFlip = false;
+        idleDeadline = null;
         g.battle = m.battle; g.counts = m.counts; g.in_play = m.in_play; g.flipped = [];
         state.last = m;
         state.revealed = !m.peaces.length;
@@ -469,6 +542,12 @@
       case "over":
         g.status = "over";
         state.result = m;
+        idleDeadline = null;
+        window.clearTimeout(slideTimer);
+        document.querySelectorAll(".tplay").forEach(function (area) {
+          area.style.transform = "";
+          area.classList.remove("tplay--taken", "tplay--taken-still");
+        });
         render();
         announce(m.outcome === "win" ? fmt(S.wins, { name: seatName(m.winner) }) : S.draw);
         return;
