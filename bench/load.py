@@ -399,16 +399,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _drop_schema(schema: str) -> None:
-    async def drop() -> None:
-        from sqlalchemy import text
-        from sqlalchemy.ext.asyncio import create_async_engine
+    from cardwar.store.store import drop_schema
 
-        engine = create_async_engine(PG_URL)
-        async with engine.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        await engine.dispose()
-
-    asyncio.run(drop())
+    asyncio.run(drop_schema(PG_URL, schema))
 
 
 if __name__ == "__main__":

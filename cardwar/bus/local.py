@@ -140,6 +140,29 @@ class Bus(Protocol):
         ...
 
 
+#: A bus's subscriptions in this process, by game id.
+Subscriptions = dict[str, set[Subscription]]
+
+
+def add_subscription(subs: Subscriptions, sub: Subscription) -> bool:
+    """Add ``sub`` to ``subs``; True when it is its game's first one."""
+    first = sub.game_id not in subs
+    subs.setdefault(sub.game_id, set()).add(sub)
+    return first
+
+
+def drop_subscription(subs: Subscriptions, sub: Subscription) -> bool:
+    """Remove ``sub`` from ``subs``; True when it was its game's last one."""
+    game_subs = subs.get(sub.game_id)
+    if game_subs is None:
+        return False
+    game_subs.discard(sub)
+    if game_subs:
+        return False
+    del subs[sub.game_id]
+    return True
+
+
 class LocalBus:
     """The in-process :class:`Bus`: one set of subscriptions per game."""
 
@@ -147,7 +170,7 @@ class LocalBus:
     distributed = False
 
     def __init__(self) -> None:
-        self._subs: dict[str, set[Subscription]] = {}
+        self._subs: Subscriptions = {}
 
     async def publish(self, game_id: str, message: dict[str, Any]) -> None:
         """Deliver ``message`` to every current subscriber of ``game_id``."""
@@ -158,15 +181,11 @@ class LocalBus:
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
         """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
         sub = Subscription(game_id)
-        self._subs.setdefault(game_id, set()).add(sub)
+        add_subscription(self._subs, sub)
         try:
             yield sub
         finally:
-            subs = self._subs.get(game_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._subs[game_id]
+            drop_subscription(self._subs, sub)
 
     def subscribers(self, game_id: str) -> int:
         """How many subscriptions ``game_id`` has now."""

@@ -35,7 +35,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .local import CatchUp, Subscription
+from .local import CatchUp, Subscription, Subscriptions, add_subscription, drop_subscription
 
 log = logging.getLogger("cardwar.bus")
 
@@ -69,7 +69,7 @@ class RedisBus:
         self._listen_client = aioredis.from_url(url, client_name=f"cw-bus-{self.origin}")
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._subs: dict[str, set[Subscription]] = {}
+        self._subs: Subscriptions = {}
         self._sub_lock = asyncio.Lock()
         self._catch_up: CatchUp | None = None
         self._on_remote: OnRemote | None = None
@@ -133,23 +133,17 @@ class RedisBus:
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
         """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
         sub = Subscription(game_id, catch_up=self._catch_up)
-        first = game_id not in self._subs
-        self._subs.setdefault(game_id, set()).add(sub)
-        if first:
+        if add_subscription(self._subs, sub):
             await self._listen(game_id)
         try:
             yield sub
         finally:
-            subs = self._subs.get(game_id)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._subs[game_id]
-                    if self._on_unfollow is not None:
-                        self._on_unfollow(game_id)
-                    if not self._closed:
-                        with contextlib.suppress(RedisError, OSError):
-                            await self._unlisten(game_id)
+            if drop_subscription(self._subs, sub):
+                if self._on_unfollow is not None:
+                    self._on_unfollow(game_id)
+                if not self._closed:
+                    with contextlib.suppress(RedisError, OSError):
+                        await self._unlisten(game_id)
 
     def subscribers(self, game_id: str) -> int:
         """How many subscriptions ``game_id`` has in this process."""

@@ -269,3 +269,14 @@ class Store:
                 .order_by(EventRow.seq)
             )).all()
             return [StoredEvent(r.seq, r.type, dict(r.data)) for r in rows]
+
+
+async def drop_schema(url: str, schema: str) -> None:
+    """Drop PostgreSQL ``schema`` (a ``?search_path=`` of :class:`Store`) and all in it.
+
+    For test and benchmark runs that keep their tables in a schema of their own.
+    """
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    await engine.dispose()

@@ -60,6 +60,22 @@ async def _table(request: Request, locale: str | None, game_id: str) -> Table:
     return table
 
 
+async def _posted_seat(request: Request, locale: str, game_id: str) -> tuple[Table, int | None]:
+    """A same-origin POST about ``game_id``: the table and the sender's seat (None: none)."""
+    if not same_origin(request.headers):
+        raise _forbidden()
+    table = await _table(request, locale, game_id)
+    return table, _seat_of(table, request.cookies)
+
+
+def _seated_redirect(request: Request, url: str, game_id: str, secret: str,
+                     headers: dict[str, str] | None = None) -> Response:
+    """303 to ``url``, giving this browser the seat of ``secret`` in ``game_id``."""
+    response = RedirectResponse(url, status_code=303, headers=headers)
+    _set_seat_cookie(response, request, game_id, secret)
+    return response
+
+
 def device_link(request: Request, locale: str, game_id: str, secret: str) -> str:
     """The personal link that gives ``secret``'s seat to another device."""
     return str(request.base_url).rstrip("/") + f"/{locale}/g/{game_id}/continue/{secret}"
@@ -71,35 +87,25 @@ async def continue_here(request: Request, locale: str, game_id: str, key: str) -
     table = await _table(request, locale, game_id)
     if len(key) > 100 or table.seat_of(hash_secret(key)) is None:
         raise _not_found()
-    response = RedirectResponse(f"/{locale}/g/{game_id}", status_code=303,
-                                headers={"Cache-Control": "no-store",
-                                         "Referrer-Policy": "no-referrer"})
-    _set_seat_cookie(response, request, game_id, key)
-    return response
+    return _seated_redirect(request, f"/{locale}/g/{game_id}", game_id, key,
+                            headers={"Cache-Control": "no-store",
+                                     "Referrer-Policy": "no-referrer"})
 
 
 @router.post("/{locale}/g/{game_id}/link", include_in_schema=False)
 async def new_link(request: Request, locale: str, game_id: str) -> Response:
     """Replace this seat's personal link (a new seat secret)."""
-    if not same_origin(request.headers):
-        raise _forbidden()
-    table = await _table(request, locale, game_id)
-    seat = _seat_of(table, request.cookies)
+    _, seat = await _posted_seat(request, locale, game_id)
     if seat is None:
         raise StarletteHTTPException(403, "not seated")
     secret = await _service(request).relink(game_id, seat)
-    response = RedirectResponse(f"/{locale}/g/{game_id}#device", status_code=303)
-    _set_seat_cookie(response, request, game_id, secret)
-    return response
+    return _seated_redirect(request, f"/{locale}/g/{game_id}#device", game_id, secret)
 
 
 @router.post("/{locale}/g/{game_id}/rematch", include_in_schema=False)
 async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
     """Offer the rematch, or join the one offered, in one's own seat."""
-    if not same_origin(request.headers):
-        raise _forbidden()
-    table = await _table(request, locale, game_id)
-    seat = _seat_of(table, request.cookies)
+    table, seat = await _posted_seat(request, locale, game_id)
     offered = await known_rematch(_service(request), table)
     if offered is not None:
         new = await _service(request).get(offered)
@@ -109,9 +115,7 @@ async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
         new_id, secret = await rematch(_service(request), game_id, seat)
     except TableError:
         return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
-    response = RedirectResponse(f"/{locale}/g/{new_id}", status_code=303)
-    _set_seat_cookie(response, request, new_id, secret)
-    return response
+    return _seated_redirect(request, f"/{locale}/g/{new_id}", new_id, secret)
 
 
 @router.get("/{locale}/g/{game_id}/replay", include_in_schema=False)

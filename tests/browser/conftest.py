@@ -14,7 +14,6 @@ Missing Chromium or axe-core makes the tests FAIL, never skip.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,23 +25,19 @@ import uvicorn
 from cardwar.settings import Settings
 from cardwar.web.app import create_app
 
+from .helpers import free_port
+
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class _ServerThread:
     """One uvicorn server in a daemon thread."""
 
     def __init__(self, settings: Settings) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         config = uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=self.port,
             log_level="warning", lifespan="on", ws="auto",

@@ -2,52 +2,28 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 
-from cardwar.settings import Settings
+from .helpers import (
+    battles,
+    create_game,
+    free_port,
+    open_page,
+    serious_axe_violations,
+    serve,
+    start_play_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")
 def stacked_server(server_factory, tmp_path_factory) -> str:
-    db = tmp_path_factory.mktemp("play") / "games.db"
-    return server_factory(Settings(
-        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
-        flip_timeout=60.0, computer_delay=0.2,
-    ))
-
-
-def _context(browser, locale: str = "en-US", width: int = 1280):
-    ctx = browser.new_context(viewport={"width": width, "height": 800}, locale=locale)
-    return ctx, ctx.new_page()
-
-
-def _create(page, base: str, variant: str = "peace", players: int = 2,
-            seats: dict[int, str] | None = None, nickname: str = "Ann") -> str:
-    page.goto(f"{base}/en/{variant}")
-    form = page.locator("form.start-form")
-    form.locator(f'input[name="players"][value="{players}"]').check()
-    for seat, kind in (seats or {}).items():
-        form.locator(f'select[name="seat{seat}"]').select_option(kind)
-    form.locator('input[name="nickname"]').fill(nickname)
-    form.get_by_role("button", name="Create the game").click()
-    page.wait_for_url(re.compile(r".*/en/g/[A-Za-z0-9_-]{16}$"))
-    page.wait_for_selector("#seat-list li")
-    return page.url
-
-
-def _battles(page) -> int:
-    return int(page.locator("#table").get_attribute("data-battle") or 0)
+    return start_play_server(server_factory, tmp_path_factory, "play")
 
 
 def _over(page) -> bool:
@@ -55,11 +31,11 @@ def _over(page) -> bool:
 
 
 def test_two_friends_play_peace_to_the_end(browser, stacked_server):
-    ctx_a, a = _context(browser)
+    ctx_a, a = open_page(browser)
     ctx_a.grant_permissions(["clipboard-read", "clipboard-write"], origin=stacked_server)
-    ctx_b, b = _context(browser, locale="pl-PL", width=360)
+    ctx_b, b = open_page(browser, locale="pl-PL", width=360)
     try:
-        _create(a, stacked_server, nickname="Ann")
+        create_game(a, stacked_server, nickname="Ann")
         a.get_by_role("button", name="Copy link").click()
         a.wait_for_function("document.getElementById('copied').textContent.length > 0")
         link = a.evaluate("navigator.clipboard.readText()")
@@ -89,7 +65,7 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         for _ in range(10):
             if _over(a):
                 break
-            before = _battles(a)
+            before = battles(a)
             a.locator("#my-pile").click()          # mouse
             b.locator("body").focus()
             b.keyboard.press("Space")              # keyboard
@@ -116,10 +92,10 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
 
 
 def test_three_players_with_a_computer(browser, stacked_server):
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser)
     try:
-        url = _create(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
+        url = create_game(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
         assert a.locator("#seat-list li[data-seat='1']").inner_text().startswith("Seat 2")
         b.goto(url)
         b.locator("#nickname").fill("Cleo")
@@ -134,7 +110,7 @@ def test_three_players_with_a_computer(browser, stacked_server):
         for _ in range(10):
             if _over(a):
                 break
-            before = _battles(a)
+            before = battles(a)
             if a.locator("#my-pile[aria-disabled='false']").count():
                 a.locator("#my-pile").click()
             if b.locator("#my-pile[aria-disabled='false']").count():
@@ -151,40 +127,15 @@ def test_three_players_with_a_computer(browser, stacked_server):
         ctx_b.close()
 
 
-# -- a real server process, stopped and started again --------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve(port: int, db: str) -> subprocess.Popen:
-    env = dict(os.environ, CARDWAR_FLIP_TIMEOUT="120", CARDWAR_COMPUTER_DELAY="0.2")
-    env.pop("CARDWAR_TESTING_STACKED_DECK", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--database", db],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("cardwar serve did not start")
-
-
 def test_restart_in_the_middle_of_a_game(browser, tmp_path):
-    port = _free_port()
+    port = free_port()
     db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     base = f"http://127.0.0.1:{port}"
-    proc = _serve(port, db)
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser, locale="de-DE")
+    proc = serve(port, db)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="de-DE")
     try:
-        url = _create(a, base)
+        url = create_game(a, base)
         b.goto(url.replace("/en/", "/de/"))
         b.locator("#nickname").fill("Bea")
         b.get_by_role("button", name="Platz nehmen").click()
@@ -192,7 +143,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         a.locator("#start-game").click()
         b.wait_for_selector("#table:not([hidden])")
         for _ in range(3):
-            before = _battles(a)
+            before = battles(a)
             a.locator("#my-pile").click()
             b.locator("#my-pile").click()
             a.wait_for_function(
@@ -207,7 +158,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         proc.send_signal(signal.SIGKILL)  # no graceful shutdown
         proc.wait(timeout=10)
         a.wait_for_selector("#conn-notice:not([hidden])")  # "reconnecting" (issue 5)
-        proc = _serve(port, db)
+        proc = serve(port, db)
 
         a.reload()
         b.reload()
@@ -228,18 +179,6 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         proc.wait(timeout=10)
 
 
-def _axe(page, axe_source) -> list[dict]:
-    page.add_script_tag(path=str(axe_source))
-    found = page.evaluate(
-        """async () => {
-            const r = await axe.run(document, {resultTypes: ['violations']});
-            return r.violations.map(v => ({id: v.id, impact: v.impact,
-                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-        }"""
-    )
-    return [v for v in found if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_game_page_has_no_serious_axe_violation(browser, stacked_server, axe_source, scheme):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme,
@@ -247,19 +186,19 @@ def test_game_page_has_no_serious_axe_violation(browser, stacked_server, axe_sou
     a = ctx.new_page()
     found = {}
     try:
-        _create(a, stacked_server, seats={1: "computer"})
-        found["lobby"] = _axe(a, axe_source)
+        create_game(a, stacked_server, seats={1: "computer"})
+        found["lobby"] = serious_axe_violations(a, axe_source)
         a.locator("#start-game").click()
         a.wait_for_selector("#my-pile")
         a.locator("#my-pile").focus()
         a.keyboard.press("Enter")  # keyboard only: the pile is a button
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
         assert a.evaluate("document.activeElement.id") == "my-pile"  # focus stays on the pile
-        found["table"] = _axe(a, axe_source)
+        found["table"] = serious_axe_violations(a, axe_source)
         a.keyboard.press("Enter")
         a.wait_for_selector("#end:not([hidden])")
         a.wait_for_timeout(1000)
-        found["end"] = _axe(a, axe_source)
+        found["end"] = serious_axe_violations(a, axe_source)
         # reduced motion: the pot is not slid away, the cards just fade a little
         assert a.locator(".tplay--taken").count() == 0
     finally:
@@ -268,7 +207,7 @@ def test_game_page_has_no_serious_axe_violation(browser, stacked_server, axe_sou
 
 
 def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
-    ctx, a = _context(browser, locale="de-DE")
+    ctx, a = open_page(browser, locale="de-DE")
     try:
         a.goto(f"{stacked_server}/de/war")
         form = a.locator("form.start-form")
@@ -280,7 +219,7 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         for _ in range(5):
             if _over(a):
                 break
-            before = _battles(a)
+            before = battles(a)
             a.locator("#my-pile").click()
             a.wait_for_function(
                 f"+document.getElementById('table').dataset.battle > {before}")
@@ -296,19 +235,15 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
 
 @pytest.fixture(scope="module")
 def idle_server(server_factory, tmp_path_factory) -> str:
-    db = tmp_path_factory.mktemp("idle") / "games.db"
-    return server_factory(Settings(
-        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
-        flip_timeout=4.0, computer_delay=0.2,
-    ))
+    return start_play_server(server_factory, tmp_path_factory, "idle", flip_timeout=4.0)
 
 
 def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser, width=360)
-    ctx_c, c = _context(browser)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, width=360)
+    ctx_c, c = open_page(browser)
     try:
-        url = _create(a, idle_server, nickname="Ann")
+        url = create_game(a, idle_server, nickname="Ann")
         # the Share button only shows where the browser can share
         assert a.locator("#share-link-button").is_visible() == a.evaluate("!!navigator.share")
         b.goto(url)
@@ -333,7 +268,7 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         assert "4 seconds" in a.locator("#flip-help").inner_text()
         # nobody has flipped: no clock, nothing happens by itself
         time.sleep(1.5)
-        assert _battles(a) == 0 and a.locator("#idle-note").is_hidden()
+        assert battles(a) == 0 and a.locator("#idle-note").is_hidden()
         a.locator("#my-pile").click()
         b.wait_for_function("/Flipping for you in \\d s/.test("
                             "document.getElementById('idle-note').textContent)")
@@ -347,7 +282,7 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         for _ in range(12):
             if _over(a):
                 break
-            before = _battles(a)
+            before = battles(a)
             a.locator("#my-pile").click()
             b.locator("#my-pile").click()
             a.wait_for_function(

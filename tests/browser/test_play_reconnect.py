@@ -9,18 +9,22 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .test_play import _axe, _battles, _context, _create, _free_port, _serve
+from .helpers import (
+    battles,
+    create_game,
+    free_port,
+    open_page,
+    serious_axe_violations,
+    serve,
+    start_play_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 @pytest.fixture(scope="module")
 def server(server_factory, tmp_path_factory) -> str:
-    db = tmp_path_factory.mktemp("reconnect") / "games.db"
-    return server_factory(Settings(
-        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
-        flip_timeout=60.0, computer_delay=0.2,
-    ))
+    return start_play_server(server_factory, tmp_path_factory, "reconnect")
 
 
 def _join(page, url: str, nickname: str) -> None:
@@ -31,13 +35,13 @@ def _join(page, url: str, nickname: str) -> None:
 
 
 def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
-    port = _free_port()
+    port = free_port()
     db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
     base = f"http://127.0.0.1:{port}"
-    proc = _serve(port, db)
-    ctx, a = _context(browser)
+    proc = serve(port, db)
+    ctx, a = open_page(browser)
     try:
-        _create(a, base, seats={1: "computer"})
+        create_game(a, base, seats={1: "computer"})
         a.locator("#start-game").click()
         a.wait_for_selector("#my-pile")
         for n in (1, 2):
@@ -49,10 +53,10 @@ def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
         proc.wait(timeout=10)
         a.wait_for_selector("#conn-notice:not([hidden])")
         assert "Reconnecting" in a.locator("#conn-notice").inner_text()
-        proc = _serve(port, db)
+        proc = serve(port, db)
         # no reload: the page comes back by itself, at the same battle
         a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
-        assert _battles(a) == 2 and a.locator(".pile__count").all_inner_texts() == counts
+        assert battles(a) == 2 and a.locator(".pile__count").all_inner_texts() == counts
         a.locator("#my-pile").click()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
     finally:
@@ -68,7 +72,7 @@ def test_the_game_works_under_the_real_csp(browser, server):
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     try:
-        _create(page, server, seats={1: "computer"})
+        create_game(page, server, seats={1: "computer"})
         page.locator("#start-game").click()
         page.wait_for_selector("#my-pile")
         page.locator("#my-pile").click()
@@ -81,10 +85,10 @@ def test_the_game_works_under_the_real_csp(browser, server):
 
 
 def test_markup_in_a_nickname_shows_as_text(browser, server):
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser)
     try:
-        url = _create(a, server, nickname="<img src=x onerror=f()>")
+        url = create_game(a, server, nickname="<img src=x onerror=f()>")
         _join(b, url, "<b>Bob</b>")
         for page in (a, b):
             page.wait_for_selector("#seat-list li[data-seat='1'] .seat-list__name")
@@ -97,12 +101,12 @@ def test_markup_in_a_nickname_shows_as_text(browser, server):
 
 
 def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser, locale="de-DE")
-    ctx_s, spectator = _context(browser)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="de-DE")
+    ctx_s, spectator = open_page(browser)
     found = {}
     try:
-        url = _create(a, server)
+        url = create_game(a, server)
         _join(b, url.replace("/en/", "/de/"), "Bea")
         tab2 = ctx_a.new_page()  # Ann's second tab keeps her seat
         tab2.goto(url)
@@ -114,7 +118,7 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
         assert a.locator("#watchers").inner_text() == "1 person is watching"
         assert b.locator("#watchers").inner_text() == "1 Person schaut zu"
         assert a.locator("#device-link").count() == 1 and spectator.locator("#device").count() == 0
-        found["lobby"] = _axe(a, axe_source)
+        found["lobby"] = serious_axe_violations(a, axe_source)
         tab2.locator("#start-game").click()
         a.wait_for_selector("#my-pile")
         a.locator("#my-pile").click()
@@ -123,18 +127,18 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
         b.locator("#my-pile").click()
         for page in (a, tab2, spectator):
             page.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
-        found["table"] = _axe(a, axe_source)
+        found["table"] = serious_axe_violations(a, axe_source)
         a.locator("#my-pile").click()
         b.locator("#my-pile").click()
         a.wait_for_selector("#end:not([hidden])")
         b.wait_for_selector("#rematch-form:not([hidden])")
         assert spectator.locator("#rematch-form").is_hidden()
-        found["end"] = _axe(a, axe_source)
+        found["end"] = serious_axe_violations(a, axe_source)
 
         # the replay: every battle, by buttons and arrow keys
         a.locator("#end a", has_text="Watch the replay").click()
         a.wait_for_selector("#replay[data-step='0']")
-        found["replay"] = _axe(a, axe_source)
+        found["replay"] = serious_axe_violations(a, axe_source)
         a.keyboard.press("ArrowRight")
         a.wait_for_selector("#replay[data-step='1']")
         assert a.locator("#replay-step").inner_text() == "Battle 1 of 2"
@@ -170,17 +174,17 @@ def test_a_gone_player_is_played_for_and_the_creator_hands_the_seat_over(
     db = tmp_path_factory.mktemp("gone") / "games.db"
     base = server_factory(Settings(database=f"sqlite+aiosqlite:///{db}", flip_timeout=60.0,
                                    computer_delay=0.2, gone_after=0.5))
-    ctx_a, a = _context(browser)
-    ctx_b, b = _context(browser)
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser)
     try:
-        url = _create(a, base)
+        url = create_game(a, base)
         _join(b, url, "Bea")
         a.locator("#start-game").click()
         b.wait_for_selector("#my-pile")
         ctx_b.close()  # Bea walks away
         a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone")
         assert a.locator(".tseat[data-seat='1'] .tseat__gone").inner_text() == "away: played for"
-        assert _axe(a, axe_source) == []
+        assert serious_axe_violations(a, axe_source) == []
         a.locator("#my-pile").click()  # Bea is flipped for quickly
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
         a.get_by_role("button", name="Let the computer play for Bea").click()

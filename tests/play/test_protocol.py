@@ -6,55 +6,16 @@ import json
 import re
 
 import pytest
-from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cardwar.settings import Settings
-from cardwar.web.app import create_app
-
-ORIGIN = {"origin": "http://testserver"}
+from .helpers import ORIGIN, create, join, make_client, until
+from .helpers import ws as open_ws
 
 
 @pytest.fixture
 def client(tmp_path):
-    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
-                        testing_stacked_deck=True, flip_timeout=60.0, computer_delay=0.01)
-    with TestClient(create_app(settings)) as c:
+    with make_client(tmp_path) as c:
         yield c
-
-
-def _create(c: TestClient, **form) -> tuple[str, str]:
-    data = {"variant": "peace", "players": "2", "seat1": "friend", "nickname": "Ann", **form}
-    r = c.post("/en/play", data=data, headers=ORIGIN, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    gid = r.headers["location"].rsplit("/", 1)[1]
-    secret = r.cookies[f"cw_{gid}"]
-    c.cookies.clear()
-    return gid, secret
-
-
-def _join(c: TestClient, gid: str, nickname: str) -> str:
-    r = c.post(f"/en/g/{gid}/join", data={"nickname": nickname}, headers=ORIGIN,
-               follow_redirects=False)
-    assert r.status_code == 303
-    secret = r.cookies[f"cw_{gid}"]
-    c.cookies.clear()
-    return secret
-
-
-def _ws(c: TestClient, gid: str, secret: str | None = None):
-    headers = dict(ORIGIN)
-    if secret:
-        headers["cookie"] = f"cw_{gid}={secret}"
-    return c.websocket_connect(f"/ws/g/{gid}", headers=headers)
-
-
-def _until(ws, kind: str, seen: list) -> dict:
-    while True:
-        m = ws.receive_json()
-        seen.append(m)
-        if m["type"] == kind:
-            return m
 
 
 def test_create_sets_an_httponly_cookie_and_redirects(client):
@@ -80,7 +41,7 @@ def test_cross_site_posts_are_refused(client, headers):
     r = client.post("/en/play", data={"variant": "peace", "players": "2"}, headers=headers,
                     follow_redirects=False)
     assert r.status_code == 403
-    gid, _ = _create(client)
+    gid, _ = create(client)
     r = client.post(f"/en/g/{gid}/join", data={"nickname": "Eve"}, headers=headers,
                     follow_redirects=False)
     assert r.status_code == 403
@@ -93,7 +54,7 @@ def test_same_origin_fetch_metadata_is_enough(client):
 
 
 def test_pages_shared_link_qr_and_404(client):
-    gid, _ = _create(client)
+    gid, _ = create(client)
     r = client.get(f"/g/{gid}", headers={"accept-language": "pl,en;q=0.5"},
                    follow_redirects=False)
     assert r.status_code == 307 and r.headers["location"] == f"/pl/g/{gid}"
@@ -122,61 +83,62 @@ def test_variant_page_has_the_start_form(client):
 
 
 def test_bad_nicknames_are_refused_and_escaped(client):
-    gid, _ = _create(client)
+    gid, _ = create(client)
     r = client.post(f"/en/g/{gid}/join", data={"nickname": "a\u200bb"}, headers=ORIGIN,
                     follow_redirects=False)
     assert "?error=nickname&name=" in r.headers["location"]  # what was typed comes back
     assert f"cw_{gid}" not in r.headers.get("set-cookie", "")
-    secret = _join(client, gid, "<img src=x onerror=f()>")
+    secret = join(client, gid, "<img src=x onerror=f()>")
     page = client.get(f"/en/g/{gid}").text
     assert "<img src=x" not in page
-    with _ws(client, gid, secret) as ws:
+    with open_ws(client, gid, secret) as ws:
         state = ws.receive_json()
     assert state["seats"][1]["nickname"] == "<img src=x onerror=f()>"
 
 
 def test_websocket_refuses_other_origins_and_unknown_games(client):
-    gid, _ = _create(client)
+    gid, _ = create(client)
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             f"/ws/g/{gid}", headers={"origin": "http://evil.example"}) as ws:
         ws.receive_json()
-    with pytest.raises(WebSocketDisconnect), _ws(client, "nope") as ws:
+    with pytest.raises(WebSocketDisconnect), open_ws(client, "nope") as ws:
         ws.receive_json()
 
 
 def test_two_players_play_to_the_end_over_websockets(client):
-    gid, s0 = _create(client)
-    s1 = _join(client, gid, "Bob")
+    gid, s0 = create(client)
+    s1 = join(client, gid, "Bob")
     hands = client.app.state.tables._tables[gid].record.hands
     seen0: list = []
     seen1: list = []
-    with _ws(client, gid, s0) as ws0, _ws(client, gid, s1) as ws1, _ws(client, gid) as watcher:
+    with open_ws(client, gid, s0) as ws0, open_ws(client, gid, s1) as ws1, \
+            open_ws(client, gid) as watcher:
         st0, st1, stw = ws0.receive_json(), ws1.receive_json(), watcher.receive_json()
         assert (st0["you"], st1["you"], stw["you"]) == (0, 1, None)
         assert st0["game"]["status"] == "lobby" and st0["result"] is None
         ws1.send_json({"type": "start"})
-        assert _until(ws1, "error", seen1)["code"] == "not_creator"
+        assert until(ws1, "error", seen1)["code"] == "not_creator"
         watcher.send_json({"type": "flip"})
-        assert _until(watcher, "error", [])["code"] == "not_seated"
+        assert until(watcher, "error", [])["code"] == "not_seated"
         ws0.send_text("not json")
-        assert _until(ws0, "error", seen0)["code"] == "bad_message"
+        assert until(ws0, "error", seen0)["code"] == "bad_message"
         ws0.send_text(json.dumps({"type": "flip", "pad": "x" * 2000}))
-        assert _until(ws0, "error", seen0)["code"] == "bad_message"
+        assert until(ws0, "error", seen0)["code"] == "bad_message"
         ws0.send_json({"type": "flip"})
-        assert _until(ws0, "error", seen0)["code"] == "not_playing"
+        assert until(ws0, "error", seen0)["code"] == "not_playing"
         ws0.send_json({"type": "start"})
-        _until(ws0, "started", seen0)
-        _until(ws1, "started", seen1)
+        until(ws0, "started", seen0)
+        until(ws1, "started", seen1)
         while True:
             ws0.send_json({"type": "flip"})
             ws1.send_json({"type": "flip"})
-            b0 = _until(ws0, "battle", seen0)
-            _until(ws1, "battle", seen1)
+            b0 = until(ws0, "battle", seen0)
+            until(ws1, "battle", seen1)
             if b0.get("outcome"):
                 break
-        over0 = _until(ws0, "over", seen0)
-        over1 = _until(ws1, "over", seen1)
-        overw = _until(watcher, "over", [])
+        over0 = until(ws0, "over", seen0)
+        over1 = until(ws1, "over", seen1)
+        overw = until(watcher, "over", [])
     assert over0 == over1 == overw
     assert over0["winner"] == 0 and over0["hands"] == hands
     assert over0["command"].startswith("cardwar play --variant peace --players 2 --hands ")
@@ -190,21 +152,21 @@ def test_two_players_play_to_the_end_over_websockets(client):
         if m["type"] != "over":
             assert hands not in json.dumps(m)
     # a page opened afterwards gets the end in its snapshot
-    with _ws(client, gid, s1) as ws:
+    with open_ws(client, gid, s1) as ws:
         state = ws.receive_json()
     assert state["game"]["status"] == "over" and state["result"]["winner"] == 0
     assert state["last"]["battle"] == over0["battles"]
 
 
 def test_computer_seat_and_auto_flip(client):
-    gid, s0 = _create(client, players="3", seat1="computer", seat2="friend")
-    with _ws(client, gid, s0) as ws:
+    gid, s0 = create(client, players="3", seat1="computer", seat2="friend")
+    with open_ws(client, gid, s0) as ws:
         state = ws.receive_json()
         assert [s["kind"] for s in state["seats"]] == ["human", "computer", "open"]
         ws.send_json({"type": "start"})
         started_seen: list = []
-        _until(ws, "started", started_seen)
+        until(ws, "started", started_seen)
         ws.send_json({"type": "auto", "on": True})
-        _until(ws, "auto_flip", [])
-        over = _until(ws, "over", [])
+        until(ws, "auto_flip", [])
+        over = until(ws, "over", [])
     assert over["outcome"] == "win"

@@ -90,17 +90,9 @@ def pg_url(services: None) -> Iterator[str]:
     """A PostgreSQL URL whose tables live in a fresh schema, dropped afterwards."""
     schema = f"cw_test_{secrets.token_hex(6)}"
     yield f"{PG_URL}?search_path={schema}"
+    from cardwar.store.store import drop_schema
 
-    async def drop() -> None:
-        from sqlalchemy import text
-        from sqlalchemy.ext.asyncio import create_async_engine
-
-        engine = create_async_engine(PG_URL)
-        async with engine.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-        await engine.dispose()
-
-    asyncio.run(drop())
+    asyncio.run(drop_schema(PG_URL, schema))
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@
   "use strict";
   var S = JSON.parse(document.getElementById("play-strings").textContent);
   var C = JSON.parse(document.getElementById("play-config").textContent);
-  var nf = new Intl.NumberFormat(C.locale);
-  var pr = new Intl.PluralRules(C.locale);
+  var K = window.CardwarCards.make(S, C.locale);  // cards.js
+  var nf = K.nf, fmt = K.fmt, plural = K.plural, el = K.el;
+  var cardName = K.cardName, cardEl = K.cardEl, battleOutcome = K.battleOutcome;
   var reduceMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
-  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   var state = null;
   var ws = null;
   var slideTimer = null;
@@ -24,42 +24,11 @@
   var focusPileOnStart = false;
 
   var $ = function (id) { return document.getElementById(id); };
-  function fmt(t, args) {
-    return t.replace(/\{(\w+)\}/g, function (m, k) { return k in args ? String(args[k]) : m; });
-  }
-  function plural(forms, n, args) {
-    args = args || {};
-    args.count = nf.format(n);
-    return fmt(forms[pr.select(n)] || forms.other, args);
-  }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
   function seatName(seat) {
     var s = state.seats[seat];
     if (s.kind === "computer") return fmt(S.computer_name, { n: nf.format(seat + 1) });
     if (s.kind === "human" && s.nickname) return s.nickname;
     return fmt(S.seat, { n: nf.format(seat + 1) });
-  }
-  function cardName(code) {
-    return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
-  }
-  function cardEl(code, extra) {
-    var e = el("span", "pcard" + (extra ? " " + extra : ""));
-    if (code[1] === "D" || code[1] === "H") e.classList.add("pcard--red");
-    e.setAttribute("role", "img");
-    e.setAttribute("aria-label", cardName(code));
-    e.dataset.card = code;
-    var r = el("span", "pcard__rank", code[0] === "T" ? "10" : code[0]);
-    var s = el("span", "pcard__suit", SUITS[code[1]]);
-    r.setAttribute("aria-hidden", "true");
-    s.setAttribute("aria-hidden", "true");
-    e.appendChild(r);
-    e.appendChild(s);
-    return e;
   }
   function backEl(letter) {
     var e = el("span", "pcard pcard--back");
@@ -330,13 +299,7 @@
         }).filter(Boolean).join(", ") + ".");
       }
     }
-    if (b.winner !== null && b.winner !== undefined) {
-      parts.push(plural(S.takes, b.pot, { name: seatName(b.winner) }));
-    } else {
-      parts.push(S.nobody);
-    }
-    (b.out || []).forEach(function (s) { parts.push(fmt(S.went_out, { name: seatName(s) })); });
-    return parts.join(" ");
+    return parts.concat(battleOutcome(b, seatName)).join(" ");
   }
   function slidePot() {
     window.clearTimeout(slideTimer);

@@ -6,48 +6,16 @@
   var S = JSON.parse(document.getElementById("play-strings").textContent);
   var D = JSON.parse(document.getElementById("replay-data").textContent);
   var log = D.record.log || [];
-  var nf = new Intl.NumberFormat(D.locale);
-  var pr = new Intl.PluralRules(D.locale);
-  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  var K = window.CardwarCards.make(S, D.locale);  // cards.js
+  var nf = K.nf, fmt = K.fmt, plural = K.plural, el = K.el, cardEl = K.cardEl;
   var step = 0; // 0: the deal; n: after battle n
 
   var $ = function (id) { return document.getElementById(id); };
-  function fmt(t, args) {
-    return t.replace(/\{(\w+)\}/g, function (m, k) { return k in args ? String(args[k]) : m; });
-  }
-  function plural(forms, n, args) {
-    args = args || {};
-    args.count = nf.format(n);
-    return fmt(forms[pr.select(n)] || forms.other, args);
-  }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
   function seatName(seat) {
     var s = D.seats[seat];
     if (s.kind === "computer") return fmt(S.computer_name, { n: nf.format(seat + 1) });
     if (s.nickname) return s.nickname;
     return fmt(S.seat, { n: nf.format(seat + 1) });
-  }
-  function cardName(code) {
-    return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
-  }
-  function cardEl(code, extra) {
-    var e = el("span", "pcard" + (extra ? " " + extra : ""));
-    if (code[1] === "D" || code[1] === "H") e.classList.add("pcard--red");
-    e.setAttribute("role", "img");
-    e.setAttribute("aria-label", cardName(code));
-    e.dataset.card = code;
-    var r = el("span", "pcard__rank", code[0] === "T" ? "10" : code[0]);
-    var s = el("span", "pcard__suit", SUITS[code[1]]);
-    r.setAttribute("aria-hidden", "true");
-    s.setAttribute("aria-hidden", "true");
-    e.appendChild(r);
-    e.appendChild(s);
-    return e;
   }
   function letters(n) {
     var out = [];
@@ -57,13 +25,7 @@
   function summary(b) {
     var parts = [];
     if (b.peaces.length) parts.push(D.tie_word ? S.tie_peace : S.tie_war);
-    if (b.winner !== null && b.winner !== undefined) {
-      parts.push(plural(S.takes, b.pot, { name: seatName(b.winner) }));
-    } else {
-      parts.push(S.nobody);
-    }
-    (b.out || []).forEach(function (s) { parts.push(fmt(S.went_out, { name: seatName(s) })); });
-    return parts.join(" ");
+    return parts.concat(K.battleOutcome(b, seatName)).join(" ");
   }
   function render() {
     var b = step > 0 ? log[step - 1] : null;

@@ -1,0 +1,93 @@
+"""Shared helpers of the online-play browser tests (real Chromium).
+
+* ``start_play_server(server_factory, tmp_path_factory, name, flip_timeout=60.0)``:
+  an in-process server with the stacked deck and a quick computer.
+* ``serve(port, db)``: a real ``cardwar serve`` process, to stop and start again.
+* ``open_page``, ``create_game``, ``battles``, ``serious_axe_violations``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+
+import pytest
+
+from cardwar.settings import Settings
+
+
+def start_play_server(server_factory: Callable[..., str],
+                      tmp_path_factory: pytest.TempPathFactory, name: str,
+                      flip_timeout: float = 60.0) -> str:
+    """Base URL of a new server: stacked deck, a fresh database under ``name``."""
+    db = tmp_path_factory.mktemp(name) / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_stacked_deck=True,
+        flip_timeout=flip_timeout, computer_delay=0.2,
+    ))
+
+
+def open_page(browser, locale: str = "en-US", width: int = 1280):
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, locale=locale)
+    return ctx, ctx.new_page()
+
+
+def create_game(page, base: str, variant: str = "peace", players: int = 2,
+                seats: dict[int, str] | None = None, nickname: str = "Ann") -> str:
+    page.goto(f"{base}/en/{variant}")
+    form = page.locator("form.start-form")
+    form.locator(f'input[name="players"][value="{players}"]').check()
+    for seat, kind in (seats or {}).items():
+        form.locator(f'select[name="seat{seat}"]').select_option(kind)
+    form.locator('input[name="nickname"]').fill(nickname)
+    form.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(re.compile(r".*/en/g/[A-Za-z0-9_-]{16}$"))
+    page.wait_for_selector("#seat-list li")
+    return page.url
+
+
+def battles(page) -> int:
+    return int(page.locator("#table").get_attribute("data-battle") or 0)
+
+
+# -- a real server process, stopped and started again --------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(port: int, db: str) -> subprocess.Popen:
+    env = dict(os.environ, CARDWAR_FLIP_TIMEOUT="120", CARDWAR_COMPUTER_DELAY="0.2")
+    env.pop("CARDWAR_TESTING_STACKED_DECK", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--database", db],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("cardwar serve did not start")
+
+
+def serious_axe_violations(page, axe_source) -> list[dict]:
+    page.add_script_tag(path=str(axe_source))
+    found = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {resultTypes: ['violations']});
+            return r.violations.map(v => ({id: v.id, impact: v.impact,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+        }"""
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical")]
