@@ -199,6 +199,11 @@ def _shuffle(args: argparse.Namespace) -> None:
     print(f"deck {cards_text(shuffled_deck(args.seed))}")
 
 
+# The largest WebSocket message uvicorn accepts (its default is 16 MB); the
+# protocol caps a message at 1024 bytes (cardwar.web.socket), bigger frames close with 1009.
+WS_MAX_SIZE = 4096
+
+
 def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
@@ -212,7 +217,7 @@ def _serve(args: argparse.Namespace) -> None:
     settings = Settings(**overrides, testing_stacked_deck=False)
     configure_logging("INFO")
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
-                log_config=logging_config("INFO"))
+                log_config=logging_config("INFO"), ws_max_size=WS_MAX_SIZE)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -295,3 +295,70 @@ def test_plural_and_player_list_wording() -> None:
     assert "has 1 card," in proc.stderr
     proc = run("play", "--seed", "x", "--players", "5")
     assert "2, 3 or 4 players" in proc.stderr
+
+
+def test_serve_closes_a_websocket_message_too_big_with_1009(tmp_path: Path) -> None:
+    """`cardwar serve` caps WebSocket messages (uvicorn's default is 16 MB)."""
+    import asyncio
+    import os
+    import socket
+    import time
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    import websockets
+    from websockets.exceptions import ConnectionClosed
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    db = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    env = dict(os.environ)
+    env.pop("CARDWAR_TESTING_STACKED_DECK", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--database", db],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "cardwar serve did not start"
+                time.sleep(0.1)
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+                return None
+
+        form = urllib.parse.urlencode({"variant": "peace", "players": "2", "seat1": "friend",
+                                       "nickname": "Ann"}).encode()
+        request = urllib.request.Request(f"{base}/en/play", data=form,
+                                         headers={"Origin": base})
+        try:
+            urllib.request.build_opener(NoRedirect).open(request, timeout=10)
+            raise AssertionError("the start form did not redirect")
+        except urllib.error.HTTPError as e:
+            assert e.code == 303
+            gid = e.headers["location"].rsplit("/", 1)[1]
+
+        async def send_big() -> int | None:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/g/{gid}",
+                                          origin=base, max_size=None) as ws:  # type: ignore[arg-type]
+                await ws.recv()  # the state: the connection is accepted
+                await ws.send("x" * 100_000)
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), timeout=10)
+                except ConnectionClosed as closed:
+                    return closed.rcvd.code if closed.rcvd else None
+            return None
+
+        assert asyncio.run(send_big()) == 1009
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)

@@ -175,6 +175,8 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
             "you": _("you"),
             "online": _("online"),
             "offline": _("offline"),
+            # TRANSLATORS: a player's presence while our own connection is down
+            "presence_unknown": _("status unknown"),
             "creator": _("starts the game"),
             "start": _("Start the game"),
             "start_fill": _("Fill the empty seats with the computer and start"),
@@ -183,9 +185,12 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
             "battle_of": _("Battle {n} of {limit}"),
             "battle": _("Battle {n}"),
             "flip": _("Flip"),
-            "flip_help": _("Click or tap your pile, or press Space or Enter, to flip. Once "
-                           "another player has flipped, you have {seconds} seconds before "
-                           "the game flips for you."),
+            "flip_help": _plural(lambda n: ngettext(
+                "Click or tap your pile, or press Space or Enter, to flip. Once another "
+                "player has flipped, you have {count} second before the game flips for you.",
+                "Click or tap your pile, or press Space or Enter, to flip. Once another "
+                "player has flipped, you have {count} seconds before the game flips for you.",
+                n), locale),
             "idle_you": _("Flipping for you in {n} s"),
             "idle_wait": _("Waiting for {names}… {n} s"),
             "placings": _("Placings"),

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from cardwar.cli import WS_MAX_SIZE
 from cardwar.settings import Settings
 from cardwar.web.app import create_app
 
@@ -40,7 +41,7 @@ class _ServerThread:
         self.port = free_port()
         config = uvicorn.Config(
             create_app(settings), host="127.0.0.1", port=self.port,
-            log_level="warning", lifespan="on", ws="auto",
+            log_level="warning", lifespan="on", ws="auto", ws_max_size=WS_MAX_SIZE,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

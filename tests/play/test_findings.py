@@ -78,7 +78,8 @@ def test_the_game_page_gives_the_idle_clock_to_the_script(client):
     config = json.loads(re.search(r'id="play-config">(.*?)</script>', page).group(1))
     assert config["flip_timeout"] == 60.0
     strings = json.loads(re.search(r'id="play-strings">(.*?)</script>', page).group(1))
-    assert "{seconds}" in strings["flip_help"]
+    assert strings["flip_help"]["one"].endswith("{count} second before the game flips for you.")
+    assert "{count} seconds before" in strings["flip_help"]["other"]
     assert strings["idle_you"] == "Flipping for you in {n} s"
     assert strings["idle_wait"] == "Waiting for {names}… {n} s"
     assert 'id="idle-note"' in page
@@ -121,3 +122,22 @@ def test_favicon_and_upper_case_locales_redirect(client):
 def test_hidden_always_hides_in_the_site_css(client):
     css = client.get("/static/site.css").text
     assert re.search(r"\[hidden\]\s*\{\s*display:\s*none\s*!important;?\s*\}", css)
+
+
+def test_the_flip_help_and_presence_are_worded_in_every_language():
+    from cardwar.web.i18n import LOCALES
+
+    for locale in LOCALES:
+        strings = client_strings(locale)
+        forms = strings["flip_help"]
+        assert isinstance(forms, dict) and "one" in forms and len(forms) >= 2, locale
+        assert all("{count}" in f for f in forms.values()), locale
+        assert strings["presence_unknown"], locale
+    pl = client_strings("pl")
+    assert set(pl["flip_help"]) == {"one", "few", "many"}
+    assert "{count} sekundę," in pl["flip_help"]["one"]
+    assert "{count} sekundy," in pl["flip_help"]["few"]
+    assert "{count} sekund," in pl["flip_help"]["many"]
+    assert (pl["online"], pl["offline"]) == ("w sieci", "poza siecią")
+    assert "{count} Sekunde," in client_strings("de")["flip_help"]["one"]
+    assert "{count} second before" in client_strings("en")["flip_help"]["one"]

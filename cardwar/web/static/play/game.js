@@ -22,6 +22,7 @@
   var idleDeadline = null;   // when the game flips for whoever is still to flip (Date.now() ms)
   var idleBattle = null;     // the battle that idle clock is for
   var focusPileOnStart = false;
+  var stale = false;         // the connection dropped: what we show may be out of date
 
   var $ = function (id) { return document.getElementById(id); };
   function seatName(seat) {
@@ -36,6 +37,14 @@
     e.setAttribute("aria-hidden", "true");
     return e;
   }
+  // a player's presence chip; unknown (dimmed) for others while we are reconnecting
+  function presenceEl(s) {
+    if (stale && s.seat !== you()) {
+      return el("span", "presence presence--unknown", S.presence_unknown);
+    }
+    var on = s.seat === you() && stale ? false : s.online;
+    return el("span", "presence" + (on ? " presence--on" : ""), on ? S.online : S.offline);
+  }
   function setStatus(text) { $("game-status").textContent = text || ""; }
   function announce(text) {
     var a = $("announce");
@@ -48,7 +57,7 @@
   function you() { return state ? state.you : null; }
   function canFlip() {
     var g = state && state.game;
-    return g && g.status === "playing" && you() !== null && g.in_play[you()] &&
+    return !stale && g && g.status === "playing" && you() !== null && g.in_play[you()] &&
       g.flipped.indexOf(you()) < 0;
   }
   function flip() {
@@ -77,9 +86,7 @@
         if (s.seat === you()) li.appendChild(el("span", "tag", S.you));
         if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
         if (s.kind === "human") {
-          var dot = el("span", "presence" + (s.online ? " presence--on" : ""),
-            s.online ? S.online : S.offline);
-          li.appendChild(dot);
+          li.appendChild(presenceEl(s));
         }
       }
       list.appendChild(li);
@@ -186,8 +193,7 @@
       if (s.kind === "computer") head.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
       if (seat === you()) head.appendChild(el("span", "tag", S.you));
       if (s.kind === "human") {
-        head.appendChild(el("span", "presence" + (s.online ? " presence--on" : ""),
-          s.online ? S.online : S.offline));
+        head.appendChild(presenceEl(s));
       }
       if (s.kind === "human" && s.gone && g.status === "playing") {
         head.appendChild(el("span", "tag tag--quiet tseat__gone", S.gone));
@@ -216,7 +222,7 @@
         pile.type = "button";
         pile.id = "my-pile";
         pile.setAttribute("aria-disabled", String(!canFlip()));
-        pile.setAttribute("aria-label", pileLabel + ". " + S.flip);
+        pile.setAttribute("aria-label", canFlip() ? pileLabel + ". " + S.flip : pileLabel);
         pile.addEventListener("click", flip);
       } else {
         pile = el("div", "pile");
@@ -236,7 +242,7 @@
     $("summary").textContent = state.last ? summaryText(state.last, false) : "";
     var mine = you() !== null && g.status === "playing" && g.in_play[you()];
     $("flip-help").textContent = mine
-      ? fmt(S.flip_help, { seconds: nf.format(C.flip_timeout || 10) }) : "";
+      ? plural(S.flip_help, Math.round(C.flip_timeout || 10)) : "";
     $("watching-note").hidden = !(you() === null && g.status !== "lobby");
     $("auto-area").hidden = !(you() !== null && g.status === "playing");
     if (you() !== null) $("auto-flip").checked = !!state.seats[you()].auto_flip;
@@ -322,6 +328,16 @@
           area.classList.add("tplay--taken");
         }
       });
+      if (reduceMotion && reduceMotion.matches) return;
+      // once the cards have reached the pile, nothing is left over it
+      slideTimer = window.setTimeout(function () {
+        document.querySelectorAll(".tplay--taken").forEach(function (area) {
+          area.textContent = "";
+          area.classList.remove("tplay--taken");
+          area.classList.add("tplay--cleared");
+          area.style.transform = "";
+        });
+      }, 750);
     }, 1600);
   }
 
@@ -396,7 +412,7 @@
   }
   function renderWatchers() {
     var w = $("watchers");
-    var n = state.watchers || 0;
+    var n = stale ? 0 : state.watchers || 0;  // an old count is not shown while reconnecting
     w.hidden = n <= 0;
     w.textContent = n > 0 ? plural(S.watching_count, n) : "";
   }
@@ -420,6 +436,7 @@
     if (m.type === "ping") { send({ type: "pong" }); return; }
     if (m.type === "pong") return;
     if (m.type === "state") {
+      stale = false;
       pendingFlip = false;
       window.clearTimeout(revealTimer);
       state = m;
@@ -465,6 +482,7 @@
         break;
       case "watchers":
         state.watchers = m.count;
+        stale = false;  // the last message of a catch-up: presence and counts are fresh
         break;
       case "idle":
         startIdle(m.left, m.battle);
@@ -509,7 +527,7 @@
         window.clearTimeout(slideTimer);
         document.querySelectorAll(".tplay").forEach(function (area) {
           area.style.transform = "";
-          area.classList.remove("tplay--taken", "tplay--taken-still");
+          area.classList.remove("tplay--taken", "tplay--taken-still", "tplay--cleared");
         });
         render();
         announce(m.outcome === "win" ? fmt(S.wins, { name: seatName(m.winner) }) : S.draw);
@@ -524,7 +542,19 @@
     n.hidden = !text;
     n.textContent = text || "";
   }
+  function dropped() {
+    // the socket is gone (closed, dead or the device went offline): try again with backoff
+    ws = null;
+    attempts += 1;
+    if (!stale) { stale = true; render(); }
+    var delay = Math.min(15000, 1000 * Math.pow(2, attempts - 1)) * (0.5 + Math.random() / 2);
+    notice(S.reconnecting);
+    window.clearTimeout(retryTimer);
+    retryTimer = window.setTimeout(connect, delay);
+  }
   function connect() {
+    window.clearTimeout(retryTimer);
+    if (navigator.onLine === false) { dropped(); return; }  // the "online" event retries
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     // the last event seen: the server sends what was missed (or a full state)
     var since = state && state.seq !== null && state.seq !== undefined ? "?since=" + state.seq : "";
@@ -533,6 +563,7 @@
     if (!state) setStatus(S.connecting);
     sock.addEventListener("open", function () { lastHeard = Date.now(); });
     sock.addEventListener("message", function (e) {
+      if (ws !== sock) return;  // a socket we gave up on (e.g. on going offline)
       if (attempts) { attempts = 0; notice(""); }
       apply(JSON.parse(e.data));
     });
@@ -540,11 +571,7 @@
       if (ws !== sock) return;
       ws = null;
       if (e.code === 4001) { location.reload(); return; }  // our seat moved or was handed over
-      attempts += 1;
-      var delay = Math.min(15000, 1000 * Math.pow(2, attempts - 1)) * (0.5 + Math.random() / 2);
-      notice(S.reconnecting);
-      window.clearTimeout(retryTimer);
-      retryTimer = window.setTimeout(connect, delay);
+      dropped();
     });
   }
   window.setInterval(function () {
@@ -553,6 +580,17 @@
   }, Math.min(HEARTBEAT, 5000));
   window.addEventListener("online", function () {
     if (!ws) { window.clearTimeout(retryTimer); connect(); }
+  });
+  window.addEventListener("offline", function () {
+    // no network: say so at once and treat the socket as dropped
+    var sock = ws;
+    if (sock) {
+      ws = null;
+      try { sock.close(); } catch (err) { /* already closing */ }
+      dropped();
+    } else {
+      notice(S.reconnecting);
+    }
   });
 
   // -- controls ----------------------------------------------------------
