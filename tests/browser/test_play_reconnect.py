@@ -194,3 +194,35 @@ def test_a_gone_player_is_played_for_and_the_creator_hands_the_seat_over(
         assert a.locator(".tseat__hand").count() == 0
     finally:
         ctx_a.close()
+
+
+def test_a_flip_lost_with_the_connection_can_be_made_again(browser, server):
+    ctx, a = open_page(browser)
+    try:
+        create_game(a, server, seats={1: "computer"})
+        a.locator("#start-game").click()
+        a.wait_for_selector("#my-pile[aria-disabled='false']")
+        # the flip is sent just before the connection drops and never reaches the server
+        a.evaluate("""() => {
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) {
+                if (String(data).indexOf('"flip"') >= 0) return;
+                return send.call(this, data);
+            };
+            window.__unpatchSend = () => { WebSocket.prototype.send = send; };
+        }""")
+        a.keyboard.press("Space")
+        a.wait_for_selector(".tseat[data-seat='0'] .tseat__state--ready")
+        ctx.set_offline(True)
+        a.wait_for_selector("#conn-notice:not([hidden])")
+        a.evaluate("() => window.__unpatchSend()")
+        ctx.set_offline(False)
+        a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
+        # caught up: the server never had the flip, so the pile is flippable again
+        a.wait_for_selector("#my-pile[aria-disabled='false']")
+        assert a.locator(".tseat[data-seat='0'] .tseat__state--wait").count() == 1
+        assert battles(a) == 0
+        a.keyboard.press("Space")
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
+    finally:
+        ctx.close()

@@ -68,6 +68,12 @@
     send({ type: "flip", battle: state.game.battle + 1 });
     render();
   }
+  // take back our own flip that the server has not confirmed (it may never have arrived)
+  function unflip() {
+    pendingFlip = false;
+    var i = state ? state.game.flipped.indexOf(you()) : -1;
+    if (i >= 0) state.game.flipped.splice(i, 1);
+  }
   function isCreator() { return you() !== null && you() === state.game.creator; }
 
   // -- lobby -------------------------------------------------------------
@@ -450,9 +456,7 @@
     if (!state) return;
     if (m.type === "error") {
       if (pendingFlip && (m.code === "rate_limited" || m.code === "bad_message")) {
-        pendingFlip = false;  // the flip did not count: the pile can be flipped again
-        var i = state.game.flipped.indexOf(you());
-        if (i >= 0) state.game.flipped.splice(i, 1);
+        unflip();  // the flip did not count: the pile can be flipped again
       }
       setStatus(S.errors[m.code] || S.errors.bad_message);
       render();
@@ -555,6 +559,11 @@
   function connect() {
     window.clearTimeout(retryTimer);
     if (navigator.onLine === false) { dropped(); return; }  // the "online" event retries
+    // A flip sent just before the drop may never have reached the server: whether
+    // we have flipped is the server's word. The catch-up replays every event after
+    // state.seq, our "flipped" among them if it did arrive (or sends a full state),
+    // so drop the unconfirmed flip now and let the catch-up restore it.
+    if (pendingFlip) unflip();
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
     // the last event seen: the server sends what was missed (or a full state)
     var since = state && state.seq !== null && state.seq !== undefined ? "?since=" + state.seq : "";
