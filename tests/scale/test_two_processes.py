@@ -104,7 +104,7 @@ def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
         assert [s["nickname"] for s in state["seats"]] == ["Ann", "Bob"]
         await ann.send("start")
         await asyncio.gather(ann.until("started"), bob.until("started"))
-        nxt = await _play_battles([ann, bob], 1, 12)
+        nxt = await _play_battles([ann, bob], 1, 4)
         assert ann.battles == bob.battles == list(range(1, nxt))
 
         # Ann flips, then her server dies before Bob flips
@@ -118,7 +118,7 @@ def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
         await asyncio.sleep(0.5)
         await bob.send("flip")
         await asyncio.gather(ann.until("battle", battle=nxt), bob.until("battle", battle=nxt))
-        after = await _play_battles([ann, bob], nxt + 1, 5)
+        after = await _play_battles([ann, bob], nxt + 1, 2)
         assert bob.battles == list(range(1, after))
         await ann.ws.close()
         await bob.ws.close()
