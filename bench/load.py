@@ -3,7 +3,9 @@
 Not a test. It starts the server (one process on SQLite, or several on
 PostgreSQL + Redis), creates ``--games`` games through the real HTTP routes,
 connects two players per game over loopback WebSockets and has both flip
-``--rate`` times a second for ``--seconds`` seconds. It reports:
+``--rate`` times a second for ``--warmup`` seconds (not counted: connecting
+thousands of players leaves the server a full garbage collection or two to
+do) and then ``--seconds`` measured seconds. It reports:
 
 * flips per second sent and answered (each battle needs both players' flips),
 * p50/p99/max flip-to-result latency: from a game's second flip being sent to
@@ -31,6 +33,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import re
 import secrets
 import signal
 import socket
@@ -48,6 +51,8 @@ MAX_GAMES = 3000
 MAX_SECONDS = 600
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+#: A message's type, read without parsing the whole message.
+_KIND = re.compile(r'\{\s*"type"\s*:\s*"(\w+)"')
 
 
 def free_port() -> int:
@@ -142,6 +147,11 @@ class _Player:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
+                # the generator shares the cores with the server: parse only what it needs
+                head = _KIND.match(raw)
+                kind = head.group(1) if head else None
+                if kind not in ("battle", "over", "ping", "error"):
+                    continue
                 m = json.loads(raw)
                 kind = m.get("type")
                 if kind == "battle":
@@ -160,22 +170,40 @@ class _Player:
             self.battles.put_nowait((-2, time.perf_counter(), True))
 
 
+async def _open_game(bases: tuple[str, str], client: Any) -> list[_Player]:
+    """Create a game, seat and connect both players, start it."""
+    gid, s0, s1 = await _create_game(client, *bases)
+    players = [_Player(bases[0], gid, s0), _Player(bases[1], gid, s1)]
+    for p in players:
+        await p.connect()
+    await players[0].ws.send('{"type":"start"}')
+    return players
+
+
+async def _close_game(players: list[_Player], stats: dict[str, Any]) -> None:
+    stats["errors"] += sum(p.errors for p in players)
+    for p in players:
+        with suppress(Exception):
+            await p.ws.close()
+
+
 async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict[str, float],
                 stats: dict[str, Any], ready: asyncio.Event, connected: list[int],
                 together: bool = False) -> None:
+    """One table of the run: two players flipping until the end of the run.
+
+    A game that ends before the run does is replaced by a new one at once, so
+    the number of games being played stays ``--games`` throughout.
+    """
     try:
-        gid, s0, s1 = await _create_game(client, *bases)
-        players = [_Player(bases[0], gid, s0), _Player(bases[1], gid, s1)]
-        for p in players:
-            await p.connect()
+        players = await _open_game(bases, client)
         connected[0] += 2
-        await players[0].ws.send('{"type":"start"}')
     except Exception as exc:  # noqa: BLE001
         stats["setup_errors"] += 1
         stats["last_error"] = repr(exc)
         return
     await ready.wait()
-    start, stop = schedule["start"], schedule["stop"]
+    start, stop, measure = schedule["start"], schedule["stop"], schedule["measure"]
     period = 1.0 / rate
     tick = start + random.random() * period
     battle = 1
@@ -196,8 +224,9 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
             stats["errors"] += 1
             break
         sent = time.perf_counter()
-        stats["flips"] += 2
-        over = False
+        counted = sent >= measure  # flips of the warm-up are not counted
+        stats["flips"] += 2 * counted
+        over = failed = False
         newest = battle
         for p in players:
             try:
@@ -208,32 +237,41 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
             except TimeoutError:
                 stats["errors"] += 1
                 stats["last_error"] = f"timeout waiting for battle {battle}"
-                over = True
+                failed = True
                 break
             if end:
-                over = True
+                over, failed = True, number == -2
                 break
             if number == battle:
-                stats["latencies"].append(at - sent)
+                if counted:
+                    stats["latencies"].append(at - sent)
             else:  # the server's idle timer played it without us: too slow
                 stats["timer_played"] += 1
             newest = max(newest, number)
-        if over:
-            stats["finished"] += 1
+        if failed:
             break
-        stats["battles"] += 1
-        battle = newest + 1
         tick += period
         if tick < time.perf_counter() - period:  # fell behind: do not burst
             tick = time.perf_counter()
-    stats["errors"] += sum(p.errors for p in players)
-    for p in players:
-        with suppress(Exception):
-            await p.ws.close()
+        if not over:
+            stats["battles"] += counted
+            battle = newest + 1
+            continue
+        stats["finished"] += 1  # the game is over: the same two players start another
+        await _close_game(players, stats)
+        try:
+            players = await _open_game(bases, client)
+        except Exception as exc:  # noqa: BLE001
+            stats["setup_errors"] += 1
+            stats["last_error"] = repr(exc)
+            return
+        battle = 1
+    await _close_game(players, stats)
 
 
 async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float,
-                       go: Any, ready_flag: Any, together: bool) -> dict[str, Any]:
+                       warmup: float, go: Any, ready_flag: Any,
+                       together: bool) -> dict[str, Any]:
     import httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
@@ -263,20 +301,21 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         while not go.is_set():
             await asyncio.sleep(0.05)
         schedule["start"] = time.perf_counter()
-        schedule["stop"] = schedule["start"] + seconds
+        schedule["measure"] = schedule["start"] + warmup
+        schedule["stop"] = schedule["measure"] + seconds
         ready.set()
         await asyncio.gather(*tasks)
         stats["connected"] = connected[0]
     return stats
 
 
-def _worker(games: list[tuple[str, str]], rate: float, seconds: float, go: Any,
-            ready_flag: Any, out: Any, together: bool) -> None:
+def _worker(games: list[tuple[str, str]], rate: float, seconds: float, warmup: float,
+            go: Any, ready_flag: Any, out: Any, together: bool) -> None:
     with suppress(ImportError):
         import uvloop
 
         uvloop.install()
-    stats = asyncio.run(_worker_main(games, rate, seconds, go, ready_flag, together))
+    stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together))
     out.put(stats)
 
 
@@ -284,7 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a JSON report (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
+    ap.add_argument("--warmup", type=float, default=5.0,
+                    help="seconds of play before measuring (not counted)")
     ap.add_argument("--rate", type=float, default=1.0, help="flips per player per second")
     ap.add_argument("--processes", type=int, default=1, help="server processes")
     ap.add_argument("--postgres", action="store_true",
@@ -300,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     games = max(1, min(args.games, MAX_GAMES))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    warmup = max(0.0, min(args.warmup, 60.0))
     if args.processes > 1 and not args.postgres:
         ap.error("several processes need --postgres (and Redis)")
 
@@ -329,8 +371,8 @@ def main(argv: list[str] | None = None) -> int:
         k = max(1, args.clients)
         for w in range(k):
             flag = ctx.Event()
-            proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, go,
-                                                     flag, out, args.together))
+            proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, warmup,
+                                                     go, flag, out, args.together))
             proc.start()
             workers.append(proc)
             flags.append(flag)
@@ -341,9 +383,10 @@ def main(argv: list[str] | None = None) -> int:
         setup_s = time.perf_counter() - t_setup
         time.sleep(1.0)
         rss1 = sum(rss_kib(p.pid) for p, _ in servers)
+        go.set()
+        time.sleep(warmup)
         cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
         wcpu0 = [cpu_seconds(w.pid) for w in workers]
-        go.set()
         time.sleep(seconds)
         cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
         wcpu1 = [cpu_seconds(w.pid) for w in workers]
@@ -372,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
                  f"{'PostgreSQL + Redis' if args.postgres else 'SQLite'}, "
                  f"{'same' if args.same_process or args.processes == 1 else 'different'}"
                  " server(s) per game's players",
-        "games": games, "connections": connections, "seconds": span,
+        "games": games, "connections": connections, "seconds": span, "warmup": warmup,
         "target_flips_per_s": round(2 * games * args.rate, 1),
         "flips_per_s": round(flips / span, 1),
         "battles_per_s": round(sum(r["battles"] for r in results) / span, 1),
@@ -381,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
                        "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
         "errors": sum(r["errors"] for r in results),
         "setup_errors": sum(r["setup_errors"] for r in results),
-        "games_finished": sum(r["finished"] for r in results),
+        "games_ended_and_replaced": sum(r["finished"] for r in results),
         "battles_played_by_idle_timer": sum(r["timer_played"] for r in results),
         "last_error": next((r["last_error"] for r in results if r["last_error"]), None),
         "server_rss_mib": {"before": round(rss0 / 1024, 1), "connected": round(rss1 / 1024, 1),

@@ -17,6 +17,12 @@ Presence is per process: a process starting to follow a game publishes a
 ``hello`` on its channel, and the others answer with a ``presence`` message
 for each seat connected to them; the table service merges what it hears.
 
+Publishing never waits for Redis: messages go into an outbox that one task
+sends, in order, as pipelines of ``PUBLISH`` commands (everything queued
+while the previous pipeline was on its way goes in the next one). So a busy
+process makes a few round trips per tick of its event loop, not one per
+event, and never needs more than one connection for it.
+
 Payload on the wire: ``{"o": <process id>, "m": <message>}`` as JSON, or
 ``{"o": <process id>, "c": "hello"}``.
 """
@@ -38,6 +44,9 @@ from redis.exceptions import RedisError
 from .local import CatchUp, Subscription, Subscriptions, add_subscription, drop_subscription
 
 log = logging.getLogger("cardwar.bus")
+
+#: Most messages sent in one pipeline.
+SEND_BATCH = 500
 
 #: Called with (game_id, message, origin) for every message another process
 #: published, before this process's subscribers see it.
@@ -78,6 +87,8 @@ class RedisBus:
         self._on_hello: Callable[[str], Awaitable[None]] | None = None
         self._closed = False
         self.reconnects = 0
+        self._outbox: list[tuple[str, str]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     def attach(
         self,
@@ -115,18 +126,32 @@ class RedisBus:
 
     # -- publishing --------------------------------------------------------
     async def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        """Deliver ``message`` here at once, and to other processes through Redis.
+        """Deliver ``message`` here at once, and queue it for the other processes.
 
         A Redis error is logged, not raised: the event is stored, and other
         processes fill the gap from the store when the next one arrives.
         """
         for sub in list(self._subs.get(game_id, ())):
             sub.put(message)
-        payload = json.dumps({"o": self.origin, "m": message}, separators=(",", ":"))
-        try:
-            await self._redis.publish(self.channel(game_id), payload)
-        except (RedisError, OSError) as exc:
-            log.warning("redis publish failed", extra={"game": game_id, "error": repr(exc)})
+        self._send(game_id, json.dumps({"o": self.origin, "m": message}, separators=(",", ":")))
+
+    def _send(self, game_id: str, payload: str) -> None:
+        """Queue ``payload`` for ``game_id``'s channel (see the module docstring)."""
+        self._outbox.append((self.channel(game_id), payload))
+        if (self._sender is None or self._sender.done()) and not self._closed:
+            self._sender = asyncio.create_task(self._send_all(), name="redis-bus-sender")
+
+    async def _send_all(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("redis publish failed", extra={"messages": len(batch),
+                                                           "error": repr(exc)})
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager
@@ -161,9 +186,7 @@ class RedisBus:
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
         # ask the other processes who is connected there (they answer with presence)
-        hello = json.dumps({"o": self.origin, "c": "hello"})
-        with contextlib.suppress(RedisError, OSError):
-            await self._redis.publish(self.channel(game_id), hello)
+        self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
 
     async def _unlisten(self, game_id: str) -> None:
         async with self._sub_lock:
@@ -255,7 +278,10 @@ class RedisBus:
             sub.put(body)
 
     async def close(self) -> None:
-        """Stop listening and release the connections."""
+        """Send what is queued, stop listening and release the connections."""
+        if self._sender is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
         if self._reader is not None:
             self._reader.cancel()

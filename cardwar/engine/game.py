@@ -161,6 +161,19 @@ class Game:
         if variant.cycle_draw:
             self._seen.add(self._position())
 
+    def copy(self) -> Game:
+        """An independent copy of this game as it stands (piles, pot, seen positions).
+
+        Playing on the copy leaves this game as it is.
+        """
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.piles = [deque(p) for p in self.piles]
+        other.pot = list(self.pot)
+        other.eliminated = dict(self.eliminated)
+        other._seen = set(self._seen)
+        return other
+
     @property
     def players(self) -> int:
         """The number of seats."""

@@ -18,6 +18,7 @@ from .metrics import (
     metrics_response,
     process_exiting,
     set_games_in_progress,
+    stale_write,
 )
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "connection_opened",
     "metrics_endpoint",
     "metrics_response",
+    "stale_write",
     "process_exiting",
     "request_id",
     "set_games_in_progress",

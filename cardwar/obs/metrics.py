@@ -10,6 +10,7 @@ metric                                 type        updated by
                                                    :func:`connection_closed` (this process)
 ``cardwar_battles_total{variant}``     counter     :func:`battle_played`
 ``cardwar_flip_to_result_seconds``     histogram   :func:`battle_played` (``latency_s``)
+``cardwar_stale_writes_total``         counter     :func:`stale_write`
 =====================================  ==========  ==========================================
 
 How the server should call them:
@@ -22,6 +23,9 @@ How the server should call them:
   is the time from receiving the flip that completed the battle to sending
   its result to that player (``time.perf_counter()`` difference); pass
   ``None`` for battles nobody waited for (timers, computer seats).
+- ``stale_write()`` each time a change is retried because another process
+  changed the game first (its version check failed); a steady rise means
+  the processes' caches lag behind each other.
 - ``set_games_in_progress(n)`` with the *site-wide* number of games started
   and not finished (e.g. a count from the store), whenever a game starts or
   ends and on a timer every few seconds. With several processes, the most
@@ -79,6 +83,7 @@ __all__ = [
     "metrics_response",
     "process_exiting",
     "set_games_in_progress",
+    "stale_write",
 ]
 
 #: Histogram buckets for flip-to-result latency, in seconds: 1 ms to 2 s,
@@ -167,8 +172,18 @@ FLIP_TO_RESULT = Histogram(
     buckets=BUCKETS,
     registry=REGISTRY,
 )
+STALE_WRITES = Counter(
+    "cardwar_stale_writes",
+    "Changes retried because another server process changed the game first.",
+    registry=REGISTRY,
+)
 for _variant in KNOWN_VARIANTS:
     BATTLES.labels(variant=_variant)
+
+
+def stale_write() -> None:
+    """Count one change retried after a lost version check (see the module docstring)."""
+    STALE_WRITES.inc()
 
 
 def battle_played(variant: str, latency_s: float | None = None) -> None:

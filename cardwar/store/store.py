@@ -22,35 +22,28 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, bindparam, event, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    event,
+    func,
+    select,
+    text,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    async_sessionmaker,
+    create_async_engine,
+)
 
+from .batch import GroupCommit
 from .models import EventRow, GameRow, SeatRow
+from .sqlite import SqliteWriter, sqlite_pragmas
+from .writes import PendingSave, StaleWriteError, write_async, write_postgres
+
+__all__ = ["GameRecord", "SeatRecord", "StaleWriteError", "Store", "StoredEvent", "drop_schema"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-
-
-_GAMES = GameRow.__table__
-_SEATS = SeatRow.__table__
-_EVENTS = EventRow.__table__
-_SAVE_GAME = (
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.seq == bindparam("b_expected"))
-    .values(status=bindparam("b_status"), battles=bindparam("b_battles"),
-            flipped=bindparam("b_flipped"), seq=bindparam("b_seq"),
-            updated_at=bindparam("b_now"))
-)
-_SAVE_SEAT = (
-    update(_SEATS)
-    .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("b_kind"), nickname=bindparam("b_nickname"),
-            secret_hash=bindparam("b_hash"), auto_flip=bindparam("b_auto"))
-)
-
-
-class StaleWriteError(RuntimeError):
-    """The game changed in the store since it was loaded (optimistic lock lost)."""
 
 
 @dataclass(slots=True)
@@ -98,20 +91,6 @@ def _sqlite_dir(url: str) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL (readers never wait for the writer), enforced foreign keys, a busy timeout.
-
-    ``synchronous=NORMAL`` is SQLite's advice for WAL: a commit survives the
-    process crashing; only a power cut may lose the last few commits.
-    """
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
-
-
 class Store:
     """Games in a SQL database.
 
@@ -147,13 +126,19 @@ class Store:
             kwargs = {"pool_size": 5, "max_overflow": 0}
         self.engine: AsyncEngine = create_async_engine(parsed, **kwargs)
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time: writers queue here rather than
         # sleep in SQLite's busy handler (which made latency spike under load).
         self._write_lock: asyncio.Lock | contextlib.AbstractAsyncContextManager[None] = (
             asyncio.Lock() if self.engine.dialect.name == "sqlite"
             else contextlib.nullcontext())
+        # Saves are group-committed; a SQLite file's batches go to its writer thread.
+        self._sqlite: SqliteWriter | None = None
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "",
+                                                                            ":memory:"):
+            self._sqlite = SqliteWriter(parsed.set(drivername="sqlite"))
+        self._saves: GroupCommit[PendingSave] = GroupCommit(self._write_batch, self._write_lock)
 
     async def migrate(self) -> None:
         """Bring the schema up to the newest Alembic revision (idempotent)."""
@@ -173,8 +158,30 @@ class Store:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
-        """Release the connection pool."""
+        """Finish the queued saves and release the connection pools."""
+        await self._saves.close()
+        if self._sqlite is not None:
+            await self._sqlite.close()
         await self.engine.dispose()
+
+    async def _write_batch(self, batch: list[PendingSave]) -> list[BaseException | None]:
+        """Write the saves of ``batch`` in one transaction, games in id order
+        (so two processes' batches lock rows in the same order: no deadlock)."""
+        order = sorted(range(len(batch)), key=lambda i: batch[i].game_id)
+        ordered = [batch[i] for i in order]
+        if self._sqlite is not None:
+            outcomes = await self._sqlite.write(ordered)
+        elif self.engine.dialect.name == "postgresql":
+            async with self.engine.connect() as conn:  # no transaction: one statement
+                raw = await conn.get_raw_connection()
+                outcomes = await write_postgres(raw.driver_connection, ordered)
+        else:
+            async with self.engine.begin() as conn:
+                outcomes = await write_async(conn, ordered)
+        result: list[BaseException | None] = [None] * len(batch)
+        for i, outcome in zip(order, outcomes, strict=True):
+            result[i] = outcome
+        return result
 
     async def create(self, game: GameRecord, events: list[StoredEvent]) -> None:
         """Insert a new game with its seats and first events.
@@ -223,8 +230,10 @@ class Store:
                    *, seats: bool = True) -> None:
         """Write ``game`` (progress and seats) and append ``events`` atomically.
 
-        The hot path of play (one call per flip), so it runs three prepared
-        Core statements rather than ORM units of work.
+        The hot path of play (one call per flip): saves arriving together are
+        written in one transaction (group commit, :mod:`cardwar.store.batch`)
+        with prepared Core statements rather than ORM units of work; this
+        returns once the save is committed.
 
         Args:
             game: the game after the change; ``game.seq`` is the new last seq.
@@ -235,23 +244,12 @@ class Store:
         Raises:
             StaleWriteError: the stored ``seq`` is no longer ``expected_seq``.
         """
-        now = datetime.now(UTC)
-        async with self._write_lock, self.engine.begin() as conn:
-            result = await conn.execute(_SAVE_GAME, {
-                "b_id": game.id, "b_expected": expected_seq, "b_status": game.status,
-                "b_battles": game.battles, "b_flipped": list(game.flipped), "b_seq": game.seq,
-                "b_now": now})
-            if result.rowcount != 1:
-                raise StaleWriteError(f"game {game.id} changed since seq {expected_seq}")
-            if seats and game.seats:
-                await conn.execute(_SAVE_SEAT, [
-                    {"b_game": game.id, "b_seat": s.seat, "b_kind": s.kind,
-                     "b_nickname": s.nickname, "b_hash": s.secret_hash, "b_auto": s.auto_flip}
-                    for s in game.seats])
-            if events:
-                await conn.execute(insert(_EVENTS), [
-                    {"game_id": game.id, "seq": e.seq, "type": e.type, "data": e.data,
-                     "created_at": now} for e in events])
+        await self._saves.submit(PendingSave(
+            game.id, expected_seq, game.status, game.battles, list(game.flipped), game.seq,
+            datetime.now(UTC),
+            [(s.seat, s.kind, s.nickname, s.secret_hash, s.auto_flip) for s in game.seats]
+            if seats else [],
+            [(e.seq, e.type, e.data) for e in events]))
 
     async def count_playing(self) -> int:
         """How many games are being played now (started, not over), site-wide."""

@@ -26,7 +26,7 @@ from typing import Any
 
 from cardwar.bus import Bus
 from cardwar.engine import get_variant, new_seed
-from cardwar.obs import battle_played, set_games_in_progress
+from cardwar.obs import battle_played, set_games_in_progress, stale_write
 from cardwar.settings import Settings
 from cardwar.store import StaleWriteError, Store, StoredEvent
 
@@ -34,6 +34,7 @@ from .follow import advance
 from .secrets import hash_secret, new_game_id, new_secret
 from .stacked import stacked_hands
 from .table import Table, TableError
+from .timers import Timers
 from .views import view_message
 
 
@@ -53,7 +54,7 @@ class TableService:
         self.settings = settings
         self._tables: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._timers: dict[str, set[asyncio.Task[None]]] = {}
+        self._timers = Timers()
         self._online: dict[str, Counter[int]] = {}
         self._watchers: Counter[str] = Counter()  # spectator connections per game (issue 5)
         self._gone: dict[str, set[int]] = {}  # seats played for while away (issue 5)
@@ -65,7 +66,6 @@ class TableService:
         self._dirty: set[str] = set()
         self._distributed = bool(getattr(bus, "distributed", False))
         self._gauge_task: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
         attach = getattr(bus, "attach", None)
         if attach is not None:
             attach(catch_up=self.catch_up, on_remote=self._on_remote,
@@ -147,9 +147,13 @@ class TableService:
         """Apply ``action(table)`` under the game's lock, then save and publish.
 
         The save is a version check on ``seq``: when another process changed
-        the game first (:class:`StaleWriteError`), the table is reloaded from
-        the store and ``action`` applied again, so a battle is never played
-        twice nor lost. ``waited``: someone waits for the result (metrics).
+        the game first (:class:`StaleWriteError`), the cached table catches up
+        with the stored events it missed and ``action`` is applied again, so a
+        battle is never played twice nor lost. With several processes the
+        action is tried on a clone of the cached table, kept once saved: a
+        lost check leaves the cache as it was, a few events behind, instead
+        of having to be rebuilt by replaying the whole game. ``waited``:
+        someone waits for the result (metrics).
         """
         entered = time.perf_counter()
         async with self._lock(game_id):
@@ -162,30 +166,38 @@ class TableService:
                     if record is None:
                         raise TableError("no_game")
                     table = self._tables[game_id] = Table(record)
-                before = table.seq
+                assert table is not None
+                work = table.clone() if self._distributed else table
+                before = work.seq
                 try:
-                    value = action(table)
-                    events = table.take_outbox()
+                    value = action(work)
+                    events = work.take_outbox()
                     if events:
                         await self.store.save(
-                            table.record, [_stored(e) for e in events], before,
+                            work.record, [_stored(e) for e in events], before,
                             seats=not all(e["type"] in _SEATLESS for e in events))
                 except TableError:
-                    table.take_outbox()
+                    work.take_outbox()
                     if fresh or not self._distributed:
                         raise
-                    self._dirty.add(game_id)  # maybe refused by a stale cache: reload, retry
+                    # maybe refused by a stale cache: catch up and retry (or reload
+                    # and retry); refuse when the cache was current after all
+                    if await self._catch_up(table) == 0:
+                        raise
                     continue
                 except StaleWriteError:
-                    self._dirty.add(game_id)  # another process got there first: reload
+                    stale_write()  # another process got there first: catch up, retry
                     if attempt == STALE_RETRIES:
                         self._tables.pop(game_id, None)
                         raise
+                    if not self._distributed or not await self._catch_up(table):
+                        self._dirty.add(game_id)  # nothing to catch up with: reload
                     continue
                 except BaseException:
                     self._tables.pop(game_id, None)  # reload from the store next time
                     raise
                 break
+            table = self._tables[game_id] = work
             for event in events:
                 await self.bus.publish(game_id, event)
             self._observe(table, events, time.perf_counter() - entered if waited else None)
@@ -245,10 +257,7 @@ class TableService:
 
     # -- timers -----------------------------------------------------------
     def _arm_round(self, table: Table) -> None:
-        current = asyncio.current_task()
-        for task in list(self._timers.get(table.id, ())):
-            if task is not current:
-                task.cancel()
+        self._timers.cancel(table.id)
         if self.idle_left(table) is None and any(
                 table.record.seats[s].kind == "human" for s in table.record.flipped):
             # loaded mid-battle (restart, another process): a human is waiting
@@ -300,22 +309,16 @@ class TableService:
                 "left": None if left is None else round(left, 1)}
 
     def _arm(self, table: Table, seat: int, by: str, delay: float) -> None:
-        if self._closed:
-            return
-        battle = table.game.battles + 1
-        task = asyncio.create_task(self._fire(table.id, seat, by, battle, delay))
-        timers = self._timers.setdefault(table.id, set())
-        timers.add(task)
-        task.add_done_callback(timers.discard)
+        game_id, battle = table.id, table.game.battles + 1
+        self._timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
 
-    async def _fire(self, game_id: str, seat: int, by: str, battle: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _fire(self, game_id: str, seat: int, by: str, battle: int) -> None:
         with contextlib.suppress(TableError):
             await self.flip(game_id, seat, by, battle)
 
     def timers(self, game_id: str) -> int:
         """How many timers are armed for ``game_id`` (for tests)."""
-        return len(self._timers.get(game_id, ()))
+        return self._timers.count(game_id)
 
     # -- presence and messages --------------------------------------------
     def online(self, game_id: str) -> set[int]:
@@ -388,16 +391,9 @@ class TableService:
 
     def _arm_gone(self, game_id: str, seat: int) -> None:
         """In ``settings.gone_after`` seconds, play for ``seat`` if still away."""
-        if self._closed:
-            return
-        task = asyncio.create_task(self._fire_gone(game_id, seat, self.settings.gone_after))
-        timers = self._timers.setdefault(f"{game_id}#gone", set())  # not cancelled per round
-        timers.add(task)
-        task.add_done_callback(timers.discard)
-
-    async def _fire_gone(self, game_id: str, seat: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        await self.mark_gone(game_id, seat)
+        # a key of its own: not cancelled by the next battle
+        self._timers.arm(f"{game_id}#gone", self.settings.gone_after,
+                         lambda: self.mark_gone(game_id, seat))
 
     async def mark_gone(self, game_id: str, seat: int) -> bool:
         """Play for ``seat`` from now on if its player is away (no connection).
@@ -446,19 +442,44 @@ class TableService:
 
     # -- several processes (issue 6) --------------------------------------
     async def _reload(self, game_id: str, previous: Table) -> Table | None:
-        """Reload a stale cached table (hold the lock); re-arm timers if it moved on."""
-        self._dirty.discard(game_id)  # a reset during the load marks it again
+        """Bring a stale cached table up to the store (hold the lock).
+
+        First by applying the stored events it missed (a query, no replay);
+        when one cannot be applied, by loading the game again and replaying
+        it. Timers are re-armed when the game moved on.
+        """
+        self._dirty.discard(game_id)  # a remote event during the query marks it again
+        if await self._catch_up(previous) is not None:
+            return previous
+        self._dirty.discard(game_id)
         record = await self.store.load(game_id)
         if record is None:
             self._tables.pop(game_id, None)
             return None
         table = self._tables[game_id] = Table(record)
         if table.status == "playing" and (
-            not self._timers.get(game_id) or previous.game.battles != table.game.battles
+            not self._timers.count(game_id) or previous.game.battles != table.game.battles
             or previous.status != table.status
         ):
             self._arm_round(table)
         return table
+
+    async def _catch_up(self, table: Table) -> int | None:
+        """Bring the cached ``table`` up to the store by applying the events it
+        missed (hold the lock); re-arm its timers if it moved on.
+
+        Returns:
+            How many events were applied (0: it was current), or None when one
+            could not be (``table`` is then marked for a reload).
+        """
+        missed = await self.store.events_since(table.id, table.seq)
+        for e in missed:
+            if not advance(table, {"type": e.type, "seq": e.seq, **e.data}):
+                self._dirty.add(table.id)
+                return None
+        if missed and table.status == "playing":
+            self._arm_round(table)
+        return len(missed)
 
     async def catch_up(self, game_id: str, seq: int) -> list[dict[str, Any]]:
         """The stored events of ``game_id`` above ``seq`` as bus messages, in order."""
@@ -534,9 +555,7 @@ class TableService:
 
     def _observe_status(self, event: dict[str, Any]) -> None:
         if event["type"] in ("started", "over") and not self._closed:
-            task = asyncio.create_task(self.refresh_games_in_progress())
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._timers.spawn(self.refresh_games_in_progress())
 
     async def refresh_games_in_progress(self) -> int:
         """Count the site's games being played (from the store) and report it."""
@@ -562,18 +581,11 @@ class TableService:
     async def close(self) -> None:
         """Cancel every timer (tables stay in the store)."""
         self._closed = True
-        for task in [self._gauge_task, *self._background]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
-        tasks = [t for ts in self._timers.values() for t in ts]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
+        if self._gauge_task is not None:
+            self._gauge_task.cancel()
             with contextlib.suppress(BaseException):
-                await task
-        self._timers.clear()
+                await self._gauge_task
+        await self._timers.close()
 
 
 STALE_RETRIES = 8

@@ -22,6 +22,7 @@ Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from typing import Any
 
@@ -148,6 +149,21 @@ class Table:
     def id(self) -> str:
         """The game id."""
         return self.record.id
+
+    def clone(self) -> Table:
+        """An independent copy of this table (record, seats, engine state; empty outbox).
+
+        Changing the clone leaves this table as it is: a change can be tried
+        on a clone and the clone kept only once the change is saved.
+        """
+        other = Table.__new__(Table)
+        other.__dict__.update(self.__dict__)
+        other.record = dataclasses.replace(
+            self.record, flipped=list(self.record.flipped),
+            seats=[dataclasses.replace(s) for s in self.record.seats])
+        other.game = self.game.copy()
+        other.outbox = []
+        return other
 
     @property
     def status(self) -> str:

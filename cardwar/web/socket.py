@@ -30,13 +30,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
+import time
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
-from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from cardwar.tables import Table, TableError, TableService, hash_secret
 
@@ -58,13 +56,23 @@ __all__ = ["MAX_MESSAGE", "Connection", "serve"]
 
 #: Most stored events sent again on a reconnection; beyond it, a full state.
 MAX_REPLAY = 200
-#: Flips one connection may send.
-FLIP_RATE = parse("8/second")
-#: Messages of any kind one connection may send.
-MESSAGE_RATE = parse("60/10 seconds")
+#: Flips one connection may send: (count, per seconds), a leaky bucket.
+FLIP_RATE = (8, 1.0)
+#: Messages of any kind one connection may send: (count, per seconds).
+MESSAGE_RATE = (60, 10.0)
 DEFAULT_HEARTBEAT = 20.0
 
-_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+async def _hit(limiter: AsyncLimiter) -> bool:
+    """Take one message's room in ``limiter``; False (nothing taken) when it is full.
+
+    A bucket per connection: no shared storage to scan and expire. With room
+    left, ``acquire`` returns at once (it never waits here).
+    """
+    if not limiter.has_capacity():
+        return False
+    await limiter.acquire()
+    return True
 
 
 def _since(ws: WebSocket) -> int | None:
@@ -85,7 +93,10 @@ class Connection:
         self.seat = seat
         self.secret = secret
         self.heartbeat = heartbeat
-        self.key = uuid.uuid4().hex
+        #: when the page last sent something (``time.monotonic()``)
+        self.heard = time.monotonic()
+        self._messages = AsyncLimiter(*MESSAGE_RATE)
+        self._flips = AsyncLimiter(*FLIP_RATE)
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
@@ -147,9 +158,12 @@ class Connection:
                 return
 
     async def beat(self) -> None:
-        """Send a ``ping`` every heartbeat."""
+        """Send a ``ping`` every heartbeat; close a connection silent for three (4000)."""
         while True:
             await asyncio.sleep(self.heartbeat)
+            if time.monotonic() - self.heard > 3 * self.heartbeat:
+                await self.ws.close(code=4000)
+                return
             table = await self.service.get(self.game_id)
             if table is None:
                 return
@@ -160,7 +174,7 @@ class Connection:
         table = await self.service.get(self.game_id)
         if table is None:
             return
-        if not _limiter.hit(MESSAGE_RATE, "msg", self.key):
+        if not await _hit(self._messages):
             await self.error(table, "rate_limited")
             return
         try:
@@ -178,7 +192,7 @@ class Connection:
             return
         try:
             if isinstance(msg, Flip):
-                if not _limiter.hit(FLIP_RATE, "flip", self.key):
+                if not await _hit(self._flips):
                     await self.error(table, "rate_limited")
                     return
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)
@@ -194,9 +208,19 @@ class Connection:
 
 async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
                 secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT) -> None:
-    """Run one accepted-to-be connection until it closes (protocol in the module docstring)."""
+    """Run one accepted-to-be connection until it closes (protocol in the module docstring).
+
+    The connection runs in a task of its own: every time it waits (for a
+    message, a lock, a commit) only its own short stack is resumed, not the
+    whole chain of ASGI middleware around this call.
+    """
     conn = Connection(ws, service, table, seat, secret, heartbeat)
     await ws.accept()
+    await asyncio.create_task(_run(conn, table, seat), name=f"ws-{table.id}")
+
+
+async def _run(conn: Connection, table: Table, seat: int | None) -> None:
+    ws, service = conn.ws, conn.service
     async with service.bus.subscribe(table.id) as sub:
         tasks: list[asyncio.Task[None]] = []
         # counted first, so the page's own snapshot shows it online (and back if gone)
@@ -208,11 +232,8 @@ async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | 
             tasks += [asyncio.create_task(conn.pump(sub, last)),
                       asyncio.create_task(conn.beat())]
             while True:
-                try:
-                    message = await asyncio.wait_for(ws.receive(), timeout=3 * heartbeat)
-                except TimeoutError:
-                    await ws.close(code=4000)
-                    break
+                message = await ws.receive()
+                conn.heard = time.monotonic()
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from limits import parse
 
 from cardwar.engine import Setup, battle_json, get_variant
 from cardwar.web import socket
@@ -59,7 +58,7 @@ ACTIONS = st.lists(st.tuples(st.integers(0, 3), st.one_of(FLIPS, VALID, INVALID)
 def client(tmp_path_factory):
     # the rate limits have their own test; here they would only slow the game down
     saved = socket.FLIP_RATE, socket.MESSAGE_RATE
-    socket.FLIP_RATE = socket.MESSAGE_RATE = parse("100000/second")
+    socket.FLIP_RATE = socket.MESSAGE_RATE = (100000, 1.0)
     with make_client(tmp_path_factory.mktemp("fuzz"), testing_stacked_deck=False,
                      computer_delay=0.02, heartbeat=60.0, gone_after=600.0) as c:
         yield c

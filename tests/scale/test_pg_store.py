@@ -58,3 +58,12 @@ async def test_racing_saves_of_one_seq_let_exactly_one_win(pg_url):
     assert sum(results) == 1
     assert [e.seq for e in await store.events_since("g1", 0)] == [1, 2]
     await store.close()
+
+
+async def test_a_batch_of_games_on_postgresql(pg_url):
+    from tests.store.test_group_commit import check_batch
+
+    store = Store(pg_url)
+    await store.migrate()
+    await check_batch(store)
+    await store.close()
