@@ -19,6 +19,9 @@ class Settings(BaseSettings):
         gone_after: seconds before a disconnected player is played for.
         heartbeat: seconds between WebSocket pings (a silent socket is closed after 3).
         computer_delay: seconds a computer seat waits before it flips.
+        presence_ttl: with several processes, seconds after which the players and
+            spectators of a process that stopped without saying so (killed, its
+            machine gone) are shown offline.
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
     """
@@ -32,5 +35,6 @@ class Settings(BaseSettings):
     gone_after: float = 120.0
     heartbeat: float = 20.0
     computer_delay: float = 0.8
+    presence_ttl: float = 15.0
     commit: str | None = None
     testing_stacked_deck: bool = False

@@ -9,13 +9,15 @@ filling gaps from the store when its bus can lose messages.
 from .local import Bus, CatchUp, LocalBus, Subscription
 
 
-def open_bus(redis_url: str | None, prefix: str = "cardwar:") -> Bus:
-    """Return a :class:`LocalBus`, or a Redis bus when ``redis_url`` is given."""
+def open_bus(redis_url: str | None, prefix: str = "cardwar:",
+             liveness_ttl: float = 15.0) -> Bus:
+    """Return a :class:`LocalBus`, or a Redis bus when ``redis_url`` is given
+    (``liveness_ttl``: see :class:`~cardwar.bus.redis.RedisBus`)."""
     if not redis_url:
         return LocalBus()
     from .redis import RedisBus
 
-    return RedisBus(redis_url, prefix=prefix)
+    return RedisBus(redis_url, prefix=prefix, liveness_ttl=liveness_ttl)
 
 
 __all__ = ["Bus", "CatchUp", "LocalBus", "Subscription", "open_bus"]

@@ -16,6 +16,10 @@ subscription of the affected games checks the store for what it missed.
 Presence is per process: a process starting to follow a game publishes a
 ``hello`` on its channel, and the others answer with a ``presence`` message
 for each seat connected to them; the table service merges what it hears.
+A process that dies cannot say its players left, so each process keeps a
+liveness key ``<prefix>proc:<process id>`` alive (it expires
+``liveness_ttl`` seconds after the last refresh) and :meth:`RedisBus.alive`
+tells the table service which processes it heard from still run.
 
 Publishing never waits for Redis: messages go into an outbox that one task
 sends, in order, as pipelines of ``PUBLISH`` commands (everything queued
@@ -61,6 +65,8 @@ class RedisBus:
         prefix: prepended to every channel name (separate sites, or test runs,
             sharing one Redis).
         reconnect_delay: seconds between attempts while Redis is unreachable.
+        liveness_ttl: seconds this process's liveness key outlives its last
+            refresh (refreshed every third of it).
 
     Attributes:
         origin: this process's id on the wire.
@@ -69,8 +75,11 @@ class RedisBus:
     #: True: other processes publish and subscribe too (caches may go stale).
     distributed = True
 
-    def __init__(self, url: str, prefix: str = "cardwar:", reconnect_delay: float = 0.2) -> None:
+    def __init__(self, url: str, prefix: str = "cardwar:", reconnect_delay: float = 0.2,
+                 liveness_ttl: float = 15.0) -> None:
         self.url = url
+        self.liveness_ttl = liveness_ttl
+        self._keep_alive_task: asyncio.Task[None] | None = None
         self.prefix = prefix
         self.origin = uuid.uuid4().hex[:16]
         self.reconnect_delay = reconnect_delay
@@ -174,7 +183,45 @@ class RedisBus:
         """How many subscriptions ``game_id`` has in this process."""
         return len(self._subs.get(game_id, ()))
 
+    # -- liveness ------------------------------------------------------------
+    def _alive_key(self, origin: str) -> str:
+        return f"{self.prefix}proc:{origin}"
+
+    async def _refresh_alive(self) -> None:
+        try:
+            await self._redis.set(self._alive_key(self.origin), "1",
+                                  px=max(1, int(self.liveness_ttl * 1000)))
+        except (RedisError, OSError) as exc:
+            log.warning("redis liveness refresh failed", extra={"error": repr(exc)})
+
+    async def _keep_alive(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.liveness_ttl / 3)
+            await self._refresh_alive()
+
+    async def alive(self, origins: set[str]) -> set[str]:
+        """Which of the process ids ``origins`` still keep their liveness key.
+
+        On a Redis error every one is taken for alive (nobody is shown
+        offline because Redis hiccuped).
+        """
+        ordered = sorted(origins)
+        if not ordered:
+            return set()
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for origin in ordered:
+                    pipe.exists(self._alive_key(origin))
+                found = await pipe.execute()
+        except (RedisError, OSError):
+            return set(ordered)
+        return {o for o, n in zip(ordered, found, strict=True) if n}
+
     async def _listen(self, game_id: str) -> None:
+        if self._keep_alive_task is None and not self._closed:
+            await self._refresh_alive()  # alive before anyone hears of our players
+            self._keep_alive_task = asyncio.create_task(self._keep_alive(),
+                                                        name="redis-bus-alive")
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
@@ -283,6 +330,12 @@ class RedisBus:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
+        if self._keep_alive_task is not None:
+            self._keep_alive_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._keep_alive_task
+            with contextlib.suppress(Exception):
+                await self._redis.delete(self._alive_key(self.origin))
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -26,6 +27,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL
 
 from .writes import PendingSave, write_sqlite
+
+log = logging.getLogger("cardwar.store")
 
 #: Seconds between background checkpoints (when something was written).
 CHECKPOINT_EVERY = 1.0
@@ -59,6 +62,8 @@ class SqliteWriter:
         event.listen(self.engine, "connect", sqlite_pragmas)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="cardwar-sqlite-writer")
         self._written = 0
+        #: background checkpoints run so far
+        self.checkpoints = 0
         self._task: asyncio.Task[None] | None = None
 
     def _run_batch(self, batch: list[PendingSave]) -> list[BaseException | None]:
@@ -101,7 +106,12 @@ class SqliteWriter:
             await asyncio.sleep(CHECKPOINT_EVERY)
             if self._written != seen:
                 seen = self._written
-                await loop.run_in_executor(self._writer, self.checkpoint)
+                try:
+                    await loop.run_in_executor(self._writer, self.checkpoint)
+                except Exception:  # noqa: BLE001 - try again next time; never stop
+                    log.warning("sqlite checkpoint failed", exc_info=True)
+                    continue
+                self.checkpoints += 1
 
     async def close(self) -> None:
         """Stop checkpointing, checkpoint once more, release the connections."""

@@ -66,6 +66,7 @@ class TableService:
         self._dirty: set[str] = set()
         self._distributed = bool(getattr(bus, "distributed", False))
         self._gauge_task: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
         attach = getattr(bus, "attach", None)
         if attach is not None:
             attach(catch_up=self.catch_up, on_remote=self._on_remote,
@@ -73,6 +74,8 @@ class TableService:
                    on_hello=self._on_hello)
         # seats connected to other processes: game -> process id -> seats
         self._remote_online: dict[str, dict[str, set[int]]] = {}
+        # spectators connected to other processes: game -> process id -> count
+        self._remote_watchers: dict[str, dict[str, int]] = {}
 
     # -- loading ----------------------------------------------------------
     def _lock(self, game_id: str) -> asyncio.Lock:
@@ -160,13 +163,16 @@ class TableService:
             for attempt in range(1, STALE_RETRIES + 1):
                 table = self._tables.get(game_id)
                 fresh = table is None or not self._trusted(game_id)
-                if fresh:
+                if table is None:
                     self._dirty.discard(game_id)
                     record = await self.store.load(game_id)
                     if record is None:
                         raise TableError("no_game")
                     table = self._tables[game_id] = Table(record)
-                assert table is not None
+                elif fresh:
+                    table = await self._reload(game_id, table)  # catch up, or load again
+                    if table is None:
+                        raise TableError("no_game")
                 work = table.clone() if self._distributed else table
                 before = work.seq
                 try:
@@ -378,16 +384,18 @@ class TableService:
 
     # -- spectators, gone players, handing over, new links (issue 5) -------
     def watchers(self, game_id: str) -> int:
-        """How many spectator connections ``game_id`` has."""
-        return max(0, self._watchers.get(game_id, 0))
+        """How many spectator connections ``game_id`` has (on every process)."""
+        return max(0, self._watchers.get(game_id, 0)) + sum(
+            self._remote_watchers.get(game_id, {}).values())
 
     def gone(self, game_id: str) -> set[int]:
         """Seats of ``game_id`` played for because their player is away."""
         return set(self._gone.get(game_id, ()))
 
     async def _publish_watchers(self, game_id: str) -> None:
+        """Publish this process's spectator count (pages are sent the site-wide sum)."""
         await self.bus.publish(game_id, {"type": "watchers", "seq": None,
-                                         "count": self.watchers(game_id)})
+                                         "count": max(0, self._watchers.get(game_id, 0))})
 
     def _arm_gone(self, game_id: str, seat: int) -> None:
         """In ``settings.gone_after`` seconds, play for ``seat`` if still away."""
@@ -495,9 +503,17 @@ class TableService:
         them, and the locked, version-checked flip makes all but one a no-op.
         """
         seq = event.get("seq")
-        if event.get("type") == "presence" and origin:
+        kind = event.get("type")
+        if kind == "presence" and origin:
             seats = self._remote_online.setdefault(game_id, {}).setdefault(origin, set())
             (seats.add if event.get("online") else seats.discard)(int(event["seat"]))
+            return
+        if kind == "watchers" and origin:
+            self._remote_watchers.setdefault(game_id, {})[origin] = int(event.get("count") or 0)
+            return
+        if kind == "gone":  # the process that saw the player leave (or come back) says so
+            gone = self._gone.setdefault(game_id, set())
+            (gone.add if event.get("gone") else gone.discard)(int(event["seat"]))
             return
         table = self._tables.get(game_id)
         if seq is None or table is None or game_id in self._dirty or seq <= table.seq:
@@ -525,11 +541,17 @@ class TableService:
         return not self._distributed or bool(self.bus.following(game_id))  # type: ignore[attr-defined]
 
     async def _on_hello(self, game_id: str) -> None:
-        """Another process now follows ``game_id``: tell it who is connected here."""
+        """Another process now follows ``game_id``: tell it who is connected here,
+        how many spectators, and which seats are played for while away."""
         for seat in sorted({s for s, n in self._online.get(game_id, Counter()).items()
                             if n > 0}):
             await self.bus.publish(game_id, {"type": "presence", "seq": None,
                                              "seat": seat, "online": True})
+        if self._watchers.get(game_id, 0) > 0:
+            await self._publish_watchers(game_id)
+        for seat in sorted(self._gone.get(game_id, ())):
+            await self.bus.publish(game_id, {"type": "gone", "seq": None, "seat": seat,
+                                             "gone": True})
 
     def _on_reset(self, game_id: str | None) -> None:
         """The bus may have missed events (of ``game_id``, or of every game)."""
@@ -541,6 +563,7 @@ class TableService:
     def _on_unfollow(self, game_id: str) -> None:
         """Nobody here follows ``game_id`` now: its cached table may go stale."""
         self._remote_online.pop(game_id, None)  # no longer kept up to date
+        self._remote_watchers.pop(game_id, None)
         if self._distributed and game_id in self._tables:
             self._dirty.add(game_id)
 
@@ -578,13 +601,61 @@ class TableService:
         if self._gauge_task is None:
             self._gauge_task = asyncio.create_task(loop(), name="games-in-progress")
 
+    def start_presence_checks(self, interval: float | None = None) -> None:
+        """With several processes: every ``interval`` seconds (default a third of
+        the bus's ``liveness_ttl``) run :meth:`forget_dead_processes`."""
+        alive = getattr(self.bus, "alive", None)
+        if alive is None or self._presence_task is not None:
+            return
+        every = interval or float(getattr(self.bus, "liveness_ttl", 15.0)) / 3
+
+        async def loop() -> None:
+            while not self._closed:
+                await asyncio.sleep(every)
+                try:
+                    await self.forget_dead_processes()
+                except Exception:  # noqa: BLE001 - try again next time
+                    log.warning("presence check failed", exc_info=True)
+
+        self._presence_task = asyncio.create_task(loop(), name="presence-checks")
+
+    async def forget_dead_processes(self) -> set[str]:
+        """Forget the seats and spectators of processes that stopped without saying so.
+
+        Their seats not connected anywhere else go offline (``presence``
+        published, the gone clock armed) and spectator counts drop.
+
+        Returns:
+            The ids of the processes found dead.
+        """
+        origins = {o for per in self._remote_online.values() for o in per}
+        origins |= {o for per in self._remote_watchers.values() for o in per}
+        if not origins:
+            return set()
+        dead = origins - await self.bus.alive(origins)  # type: ignore[attr-defined]
+        for game_id, per_origin in list(self._remote_online.items()):
+            lost: set[int] = set()
+            for origin in dead & per_origin.keys():
+                lost |= per_origin.pop(origin)
+            for seat in sorted(lost - self.online(game_id)):
+                await self.bus.publish(game_id, {"type": "presence", "seq": None,
+                                                 "seat": seat, "online": False})
+                self._arm_gone(game_id, seat)
+        for game_id, counts in list(self._remote_watchers.items()):
+            if dead & counts.keys():
+                for origin in dead:
+                    counts.pop(origin, None)
+                await self._publish_watchers(game_id)
+        return dead
+
     async def close(self) -> None:
         """Cancel every timer (tables stay in the store)."""
         self._closed = True
-        if self._gauge_task is not None:
-            self._gauge_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._gauge_task
+        for task in (self._gauge_task, self._presence_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         await self._timers.close()
 
 

@@ -67,7 +67,8 @@ def view_message(
         online: seats with at least one open connection (for the snapshot).
         gone: seats whose player has been away longer than ``gone_after``
             and is played for (for the snapshot).
-        watchers: how many spectators are connected (for the snapshot).
+        watchers: how many spectators are connected, on every server process
+            (for the snapshot and for ``watchers`` events).
         idle: seconds left on the coming battle's idle clock, None when it has
             not started (nobody waiting yet).
 
@@ -87,6 +88,8 @@ def view_message(
             msg["seed"] = msg["hands"] = msg["command"] = None
         if event["type"] == "error" and not isinstance(msg.get("code"), str):
             msg["code"] = "bad_message"
+        if event["type"] == "watchers":  # a process publishes its own count: send the sum
+            msg["count"] = watchers
         return msg
     game = table.game
     record = table.record

@@ -71,10 +71,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = getattr(app.state, "settings", None) or Settings()
     store = Store(settings.database)
     await store.migrate()
-    bus = open_bus(settings.redis, settings.redis_prefix)  # Redis: several processes
+    # Redis: several processes
+    bus = open_bus(settings.redis, settings.redis_prefix, settings.presence_ttl)
     service = TableService(store, bus, settings)
     app.state.tables = service
     service.start_gauges()
+    service.start_presence_checks()
     try:
         yield
     finally:

@@ -93,7 +93,7 @@ async def _play_battles(players: list[Player], first: int, n: int) -> int:
 
 
 def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
-    a, b = servers(2, flip_timeout="60")
+    a, b = servers(2, flip_timeout="60", presence_ttl="1.5")
     gid, secret0 = _create(a.base)
     secret1 = _join(b.base, gid)
 
@@ -113,6 +113,8 @@ def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
         await bob.until("flipped", seat=0)
         os.kill(a.proc.pid, signal.SIGKILL)
         a.proc.wait(10)
+        # her server could not say she left: Bob's learns it when its liveness key expires
+        await bob.until("presence", seat=0, online=False)
         state = await ann.connect(b.base)  # her page reconnects through the other server
         assert state["game"]["flipped"] == [0] and state["seq"] == bob.seq
         await asyncio.sleep(0.5)

@@ -47,6 +47,14 @@ async def _pair(pg_url: str, prefix: str, **kw) -> tuple[TableService, TableServ
     return services[0], services[1]
 
 
+async def _game_of_two(a: TableService, b: TableService):
+    """A started Peace game of Ann (seat 0) and Bob (seat 1), made through ``a``."""
+    table, _ = await a.create("peace", 2, nickname="Ann")
+    await a.join(table.id, "Bob")
+    await a.start(table.id, 0)
+    return table
+
+
 async def _close(*services: TableService) -> None:
     for s in services:
         await s.close()
@@ -151,9 +159,7 @@ async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
 
 async def test_a_stale_cache_is_refreshed_by_remote_events(pg_url, redis_prefix):
     a, b = await _pair(pg_url, redis_prefix)
-    table, _ = await a.create("peace", 2, nickname="Ann")
-    await a.join(table.id, "Bob")
-    await a.start(table.id, 0)
+    table = await _game_of_two(a, b)
     tb = await b.get(table.id)
     async with b.bus.subscribe(table.id) as sub:
         sub.start_after(tb.seq)
@@ -167,4 +173,124 @@ async def test_a_stale_cache_is_refreshed_by_remote_events(pg_url, redis_prefix)
         current = await b.get(table.id)
         assert current.seq == stored.seq and current.game.battles == 3
         assert current.game.counts() == stored.game.counts()
+    await _close(a, b)
+
+
+async def test_a_lost_race_catches_up_without_replaying_the_game(
+        pg_url, redis_prefix, monkeypatch):
+    from cardwar.obs.metrics import REGISTRY
+    from cardwar.tables import service as service_module
+
+    a, b = await _pair(pg_url, redis_prefix)
+    table = await _game_of_two(a, b)
+    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id):
+        await b.get(table.id)
+        for n in (1, 2, 3):
+            await a.flip(table.id, 0, "player", n)
+            await a.flip(table.id, 1, "player", n)
+
+        async def b_has_three() -> bool:
+            return (await b.get(table.id)).game.battles == 3
+
+        await _until(b_has_three)
+        built: list[int] = []
+
+        class Counting(service_module.Table):  # type: ignore[misc, valid-type]
+            def __init__(self, record) -> None:
+                built.append(record.battles)
+                super().__init__(record)
+
+        monkeypatch.setattr(service_module, "Table", Counting)
+        stale = REGISTRY.get_sample_value("cardwar_stale_writes_total") or 0.0
+        # a saves seat 0's flip; b, not having heard of it yet, saves seat 1's
+        # flip of the same battle: b loses the version check, catches up, retries
+        assert await a.flip(table.id, 0, "player", 4)
+        assert await b.flip(table.id, 1, "player", 4)
+        assert (REGISTRY.get_sample_value("cardwar_stale_writes_total") or 0.0) > stale
+        assert (await b.get(table.id)).game.battles == 4
+
+        async def a_has_four() -> bool:
+            return (await a.get(table.id)).game.battles == 4
+
+        await _until(a_has_four)
+        assert built == []  # neither process rebuilt the game by replaying it
+    events = await a.store.events_since(table.id, 0)
+    _check_history(events)
+    assert sum(e.type == "battle" for e in events) == 4
+    await _close(a, b)
+
+
+async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, redis_prefix):
+    a, b = await _pair(pg_url, redis_prefix, gone_after=600.0)
+    table = await _game_of_two(a, b)
+    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id) as sub_b:
+        sub_b.start_after(table.seq)
+        await b.get(table.id)
+        await a.connect(table.id, 0)  # Ann plays on a, Bob is not connected anywhere
+        await b.connect(table.id, None)  # a spectator on b, two on a
+        await a.connect(table.id, None)
+        await a.connect(table.id, None)
+
+        async def three_watchers() -> bool:
+            return a.watchers(table.id) == 3 and b.watchers(table.id) == 3
+
+        await _until(three_watchers)
+        # b's page is told the site-wide count, not b's own
+        tb = await b.get(table.id)
+        assert b.message(tb, None, {"type": "watchers", "seq": None, "count": 1})["count"] == 3
+        assert await a.mark_gone(table.id, 1)  # Bob is away: a plays for him
+
+        async def b_knows_gone() -> bool:
+            return b.gone(table.id) == {1}
+
+        await _until(b_knows_gone)
+        assert b.message(tb, 0)["seats"][1]["gone"] is True
+        await b.connect(table.id, 1)  # Bob comes back, on b
+
+        async def back_everywhere() -> bool:
+            return a.gone(table.id) == set() and b.gone(table.id) == set() and \
+                1 in a.online(table.id)
+
+        await _until(back_everywhere)
+        await a.disconnect(table.id, None)
+
+        async def two_watchers() -> bool:
+            return a.watchers(table.id) == 2 and b.watchers(table.id) == 2
+
+        await _until(two_watchers)
+    await _close(a, b)
+
+
+async def test_players_of_a_process_that_died_go_offline(pg_url, redis_prefix):
+    import redis.asyncio as aioredis
+
+    a, b = await _pair(pg_url, redis_prefix, gone_after=600.0)
+    table = await _game_of_two(a, b)
+    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id) as sub_b:
+        sub_b.start_after(table.seq)
+        await b.get(table.id)
+        await a.connect(table.id, 0)  # Ann and a spectator on a
+        await a.connect(table.id, None)
+        await b.connect(table.id, 1)  # Bob on b
+
+        async def b_sees_ann() -> bool:
+            return b.online(table.id) == {0, 1} and b.watchers(table.id) == 1
+
+        await _until(b_sees_ann)
+        assert await b.forget_dead_processes() == set()  # a is alive: nothing changes
+        assert b.online(table.id) == {0, 1}
+        # a dies without a word: its liveness key is no longer refreshed and expires
+        a.bus._keep_alive_task.cancel()
+        admin = aioredis.from_url(REDIS_URL)
+        await admin.delete(a.bus._alive_key(a.bus.origin))
+        await admin.aclose()
+        gone_clocks = b.timers(f"{table.id}#gone")
+        assert await b.forget_dead_processes() == {a.bus.origin}
+        assert b.online(table.id) == {1} and b.watchers(table.id) == 0
+        seen = []
+        while not any(m.get("type") == "presence" and m.get("seat") == 0
+                      and m.get("online") is False for m in seen):
+            seen.append(await asyncio.wait_for(sub_b.next(), 5))
+        # Ann will be played for if she stays away
+        assert b.timers(f"{table.id}#gone") == gone_clocks + 1
     await _close(a, b)

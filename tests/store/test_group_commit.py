@@ -116,3 +116,41 @@ async def test_a_failed_write_fails_its_batch_only():
         await commit.submit(1)
     await commit.submit(2)  # the next batch is written normally
     assert calls == 2
+
+
+async def test_sqlite_log_is_checkpointed_in_the_background_and_stays_short(
+        tmp_path, monkeypatch):
+    from cardwar.store import sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 0.05)
+    path = tmp_path / "g.db"
+    store = Store(f"sqlite+aiosqlite:///{path}")
+    await store.migrate()
+    ids = [f"w{i}" for i in range(40)]
+    records = []
+    for gid in ids:
+        await store.create(_record(gid), [StoredEvent(1, "joined", {"seat": 0})])
+        records.append(await store.load(gid))
+    wal = path.with_name(path.name + "-wal")
+    sizes = []
+    for n in range(2, 32):  # 30 rounds, each a flip event of every game
+        async def save(rec: GameRecord, n: int = n) -> None:
+            rec.seq = n
+            await store.save(rec, [StoredEvent(n, "flipped", {"seat": 0, "battle": n})], n - 1)
+
+        done = store._sqlite.checkpoints
+        await asyncio.gather(*(save(r) for r in records if r is not None))
+        for _ in range(250):  # a checkpoint runs between rounds
+            if store._sqlite.checkpoints > done:
+                break
+            await asyncio.sleep(0.02)
+        sizes.append(wal.stat().st_size)
+    # the log restarts after each checkpoint: past its high-water mark of the
+    # first rounds it does not grow, where without checkpoints every round adds to it
+    assert sizes[-1] <= max(sizes[:15]), sizes
+    await store.close()
+    import sqlite3
+
+    with sqlite3.connect(path) as db:  # everything is in the file, readable by anyone
+        assert db.execute("select count(*) from events").fetchone() == (40 * 31,)
+        assert db.execute("pragma wal_autocheckpoint").fetchone() == (1000,)  # a new connection

@@ -233,3 +233,36 @@ def test_a_nickname_already_at_the_table_is_refused():
         assert err.value.code == "name_taken"
     assert same_name("Zo\u00e9", "ZOE\u0301") and not same_name("Ana", "Anna")
     assert t.join("Anna", "h2") == 2
+
+
+def test_a_clone_changes_without_touching_the_original():
+    from cardwar.tables.table import Table as _Table
+
+    t = _Table.new("g", "war", 2, creator="Ann", creator_hash="a" * 64, seed="clone")
+    t.join("Bob", "b" * 64)
+    t.start(0)
+    for _ in range(5):
+        t.flip(0)
+        t.flip(1)
+    t.take_outbox()
+    before = (t.seq, t.game.battles, t.game.counts(), list(t.record.flipped),
+              [s.auto_flip for s in t.record.seats], len(t.game._seen))
+    c = t.clone()
+    c.set_auto(1, True)
+    c.flip(0)
+    for _ in range(4):
+        c.flip(1)
+        c.flip(0)
+    assert c.take_outbox() and t.outbox == []
+    after = (t.seq, t.game.battles, t.game.counts(), list(t.record.flipped),
+             [s.auto_flip for s in t.record.seats], len(t.game._seen))
+    assert after == before
+    assert c.game.battles == t.game.battles + 4 and c.record.flipped == [0]
+    # and the clone plays on exactly as the original would have
+    t.set_auto(1, True)
+    t.flip(0)
+    for _ in range(4):
+        t.flip(1)
+        t.flip(0)
+    assert (t.seq, t.game.counts(), t.record.flipped) == (c.seq, c.game.counts(),
+                                                          c.record.flipped)
