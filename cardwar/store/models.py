@@ -47,7 +47,11 @@ class GameRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a game (table ``seats``); ``kind`` is open, human or computer."""
+    """One seat of a game (table ``seats``).
+
+    ``kind`` is open, reserved (a rematch seat kept for a former player),
+    human or computer.
+    """
 
     __tablename__ = "seats"
 

@@ -48,7 +48,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 @dataclass(slots=True)
 class SeatRecord:
-    """One seat as stored: ``kind`` is ``"open"``, ``"human"`` or ``"computer"``."""
+    """One seat as stored: ``kind`` is ``"open"``, ``"reserved"``, ``"human"`` or
+    ``"computer"`` (a reserved seat keeps ``nickname`` for a rematch's former player)."""
 
     seat: int
     kind: str = "open"

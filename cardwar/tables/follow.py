@@ -17,10 +17,11 @@ from .table import Table
 def advance(table: Table, event: dict[str, Any]) -> bool:
     """Apply ``event`` (numbered ``table.seq + 1``) to ``table``; False if it cannot.
 
-    Handled: ``flipped``, ``battle``, ``over``, ``auto_flip``, ``started`` and
-    computer ``joined`` events. Anything else (a human joining: the seat's
-    secret hash is not in the event; event types added later) returns False
-    without changing the table.
+    Handled: ``flipped``, ``battle``, ``over``, ``auto_flip``, ``started``,
+    computer ``joined`` events and reserved ``joined`` events in the lobby (a
+    reserved seat has no secret: the event holds all of it). Anything else (a
+    human joining: the seat's secret hash is not in the event; event types
+    added later) returns False without changing the table.
     """
     if event.get("seq") != table.seq + 1:
         return False
@@ -47,6 +48,12 @@ def advance(table: Table, event: dict[str, Any]) -> bool:
     elif kind == "joined" and event.get("kind") == "computer":
         seat = rec.seats[int(event["seat"])]
         seat.kind, seat.nickname, seat.secret_hash = "computer", None, None
+    elif kind == "joined" and event.get("kind") == "reserved":
+        nickname = event.get("nickname")
+        if table.status != "lobby" or not isinstance(nickname, str):
+            return False
+        seat = rec.seats[int(event["seat"])]
+        seat.kind, seat.nickname, seat.secret_hash = "reserved", nickname, None
     elif kind == "started":
         if table.status != "lobby":
             return False

@@ -2,10 +2,13 @@
 
 The first seated player to ask creates the new game: same variant, number
 of players and face-down count, a fresh deal, computer seats where the old
-game had them, and the asker in their old seat. The old game records the
-offer (a ``rematch`` event, so every browser shows it). Every other player of
-the old game joins the new game in their own old seat with the same click;
-once every seat is taken the new game starts by itself.
+game had them, and the asker in their old seat. Every other player's seat is
+*reserved* for them (seat kind ``reserved`` with their nickname): nobody else
+can take it, nor that nickname, through the public join. The old game records
+the offer (a ``rematch`` event, so every browser shows it). Every other player
+of the old game joins the new game in their own old seat with the same click;
+once no seat is open or reserved any more the new game starts by itself. The
+creator may start earlier: the computer plays the seats still reserved.
 """
 
 from __future__ import annotations
@@ -42,10 +45,13 @@ async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, 
     else:
         deal = {"seed": new_seed()}
     computers = tuple(s.seat for s in record.seats if s.kind == "computer" and s.seat != seat)
+    reserved = {s.seat: s.nickname for s in record.seats
+                if s.kind == "human" and s.seat != seat and s.nickname}
     nickname = record.seats[seat].nickname or ""
     table = Table.new(new_game_id(), record.variant, record.players,
                       face_down=record.face_down, computers=computers, creator=nickname,
-                      creator_hash=hash_secret(secret), creator_seat=seat, **deal)
+                      creator_hash=hash_secret(secret), creator_seat=seat, reserved=reserved,
+                      **deal)
     events = table.take_outbox()
     await service.store.create(table.record, [_stored(e) for e in events])
     service._tables[table.id] = table  # the service's cache, as in TableService.create
@@ -91,6 +97,6 @@ async def rematch(service: TableService, game_id: str, seat: int | None) -> tupl
     nickname = old.record.seats[seat].nickname or ""
     table: Table = await service._change(
         offered, lambda t: (t.join(nickname, hash_secret(secret), seat), t)[1])
-    if not table.open_seats() and table.status == "lobby":
+    if not table.open_seats() and not table.reserved_seats() and table.status == "lobby":
         await service.start(offered, table.creator)
     return offered, secret

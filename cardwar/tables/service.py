@@ -230,7 +230,7 @@ class TableService:
         return seat, secret
 
     async def start(self, game_id: str, seat: int | None) -> None:
-        """Start the game for its creator (seat 0), filling open seats with computers.
+        """Start the game for its creator, filling open and reserved seats with computers.
 
         Raises:
             TableError: ``no_game``, ``not_creator``, ``not_lobby``.

@@ -6,7 +6,9 @@ Every change appends numbered events to :attr:`Table.outbox`; the caller
 
 Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
 
-* ``{"type": "joined", "seat": 1, "kind": "human" | "computer", "nickname": str | None}``
+* ``{"type": "joined", "seat": 1, "kind": "human" | "computer" | "reserved",
+  "nickname": str | None}`` - ``reserved``: in a rematch, the seat is kept for the
+  former player called ``nickname`` until they take it (or the game starts).
 * ``{"type": "started", "counts": [26, 26]}``
 * ``{"type": "flipped", "seat": 0, "battle": 5, "by": "player" | "auto" | "timer" | "computer"}``
 * ``{"type": "battle", **battle_json(result), "in_play": [true, false]}`` - face-down
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
+from collections.abc import Mapping
 from typing import Any
 
 from cardwar.engine import (
@@ -115,22 +118,29 @@ class Table:
         seed: str | None = None,
         hands: str | None = None,
         creator_seat: int = 0,
+        reserved: Mapping[int, str] | None = None,
     ) -> Table:
         """Create a table in the lobby: the creator in ``creator_seat`` (seat 0
-        unless this is a rematch), ``computers`` seated.
+        unless this is a rematch), ``computers`` seated, ``reserved`` seats
+        (seat -> nickname, a rematch's former players) kept for their players.
 
         Exactly one of ``seed`` (shuffled, RULES.md 9) or ``hands`` (stacked,
-        tests only) gives the deal. The creation events are in the outbox.
+        tests only) gives the deal. The creation events are in the outbox:
+        ``joined`` for the creator, then each computer, then each reserved seat.
 
         Raises:
             OptionError: players or face_down not allowed by the variant.
-            ValueError: a computer seat out of range or seat 0, or no deal given.
+            ValueError: a computer or reserved seat out of range, the
+                creator's, or both computer and reserved; no deal given.
         """
         v = get_variant(variant)
         fd = v.check(players, face_down)
+        kept = dict(reserved or {})
         if not 0 <= creator_seat < players or any(
-                not 0 <= s < players or s == creator_seat for s in computers):
-            raise ValueError("computer seats must be other seats of the table")
+                not 0 <= s < players or s == creator_seat for s in (*computers, *kept)):
+            raise ValueError("computer and reserved seats must be other seats of the table")
+        if set(computers) & set(kept):
+            raise ValueError("a seat cannot be both a computer's and reserved")
         if (seed is None) == (hands is None):
             raise ValueError("give exactly one of seed and hands")
         record = GameRecord(
@@ -142,6 +152,8 @@ class Table:
         table._seat(creator_seat, "human", creator, creator_hash)
         for s in sorted(set(computers)):
             table._seat(s, "computer", None, None)
+        for s in sorted(kept):
+            table._seat(s, "reserved", kept[s], None)
         return table
 
     # -- queries ----------------------------------------------------------
@@ -193,8 +205,12 @@ class Table:
         return min(humans) if humans else None
 
     def open_seats(self) -> list[int]:
-        """Seats nobody has taken yet."""
+        """Seats nobody has taken yet, that anyone may take (not the reserved ones)."""
         return [s.seat for s in self.record.seats if s.kind == "open"]
+
+    def reserved_seats(self) -> list[int]:
+        """Seats kept for a rematch's former player who has not taken them yet."""
+        return [s.seat for s in self.record.seats if s.kind == "reserved"]
 
     def to_flip(self) -> list[int]:
         """Seats still in play that have not flipped for the coming battle."""
@@ -223,40 +239,48 @@ class Table:
     def join(self, nickname: str, secret_hash: str, seat: int | None = None) -> int:
         """Seat a new player in ``seat`` (default: the first open seat); return it.
 
-        ``nickname`` must already be clean (:func:`clean_nickname`).
+        ``nickname`` must already be clean (:func:`clean_nickname`). Without
+        ``seat`` (anyone with the link) only open seats are taken, and the
+        nickname of a reserved seat counts as taken; an explicit ``seat`` (a
+        rematch's former player) may be open or reserved, and that seat's
+        reserved nickname does not count.
 
         Raises:
-            TableError: ``not_lobby`` after the start, ``no_seat`` when full,
-                ``seat_taken`` when ``seat`` is not open, ``already_seated``
-                when the secret already has a seat, ``name_taken`` when another
-                seat already has this nickname (case-insensitive, after NFC).
+            TableError: ``not_lobby`` after the start, ``no_seat`` when full
+                (or only reserved seats are left, without ``seat``),
+                ``seat_taken`` when ``seat`` is neither open nor reserved,
+                ``already_seated`` when the secret already has a seat,
+                ``name_taken`` when another seat already has (or keeps) this
+                nickname (case-insensitive, after NFC).
         """
         if self.status != "lobby":
             raise TableError("not_lobby")
         if self.seat_of(secret_hash) is not None:
             raise TableError("already_seated")
-        free = self.open_seats()
+        free = self.open_seats() if seat is None else sorted(
+            [*self.open_seats(), *self.reserved_seats()])
         if not free:
             raise TableError("no_seat")
         if seat is not None and seat not in free:
             raise TableError("seat_taken")
-        if any(same_name(nickname, rec.nickname) for rec in self.record.seats if rec.nickname):
+        if any(same_name(nickname, rec.nickname) for rec in self.record.seats
+               if rec.nickname and rec.seat != seat):
             raise TableError("name_taken")
         chosen = free[0] if seat is None else seat
         self._seat(chosen, "human", nickname, secret_hash)
         return chosen
 
     def start(self, seat: int | None) -> None:
-        """Start the game; open seats are filled with computer players.
+        """Start the game; open and reserved seats are filled with computer players.
 
         Raises:
-            TableError: ``not_creator`` unless ``seat`` is 0, ``not_lobby``.
+            TableError: ``not_creator`` unless ``seat`` is the creator's, ``not_lobby``.
         """
         if seat is None or seat != self.creator:
             raise TableError("not_creator")
         if self.status != "lobby":
             raise TableError("not_lobby")
-        for s in self.open_seats():
+        for s in sorted([*self.open_seats(), *self.reserved_seats()]):
             self._seat(s, "computer", None, None)
         self.record.status = "playing"
         self.record.flipped = []

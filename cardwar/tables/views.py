@@ -15,6 +15,9 @@ the stacked hands only once the game is over, seat secrets never.
      "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
      "watchers": 2, "idle": 7.5 | None,
      "last": <battle event> | None, "result": <over event data> | None}
+
+A seat's ``kind`` is ``open``, ``human``, ``computer`` or ``reserved`` (in a
+rematch's lobby: kept for the former player named by ``nickname``).
 """
 
 from __future__ import annotations

@@ -171,6 +171,9 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
         return {
             "seat": _("Seat {n}"),
             "open_seat": _("Waiting for a player…"),
+            # TRANSLATORS: a rematch seat nobody else may take; {name} is the nickname
+            # of the player of the last game it is waiting for
+            "reserved_seat": _("Kept for {name}"),
             "computer": _("the computer"),
             "computer_name": _("Computer {n}"),
             "copied": _("Link copied."),

@@ -85,3 +85,15 @@ def cards_named(message: Any) -> set[str]:
 
     walk(message)
     return found
+
+
+def finish(socks: list[Any]) -> dict[str, Any]:
+    """Start a stacked-deck game (``socks[0]`` is its creator) and flip every
+    seat until it is over; return the ``over`` message."""
+    socks[0].send_json({"type": "start"})
+    while True:
+        for sock in socks:
+            sock.send_json({"type": "flip"})
+        if until(socks[0], "battle").get("outcome"):
+            break
+    return until(socks[0], "over")

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardwar.engine import Setup, game_json, get_variant, parse_hands
 
-from .helpers import ORIGIN, create, join, make_client, sync, until, ws
+from .helpers import ORIGIN, create, finish, join, make_client, sync, until, ws
 
 
 @pytest.fixture
@@ -248,16 +248,6 @@ def test_the_creator_can_hand_a_gone_seat_to_the_computer(tmp_path):
             assert bob.receive_json()["you"] is None
 
 
-def _finish(c, gid, socks):
-    socks[0].send_json({"type": "start"})
-    while True:
-        for sock in socks:
-            sock.send_json({"type": "flip"})
-        if until(socks[0], "battle").get("outcome"):
-            break
-    return until(socks[0], "over")
-
-
 def test_rematch_offers_the_same_seats_and_options(stacked):
     c = stacked
     gid, s0 = create(c, variant="war", players="3", seat1="friend", seat2="computer",
@@ -266,7 +256,7 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
     with ws(c, gid, s0) as w0, ws(c, gid, s1) as w1:
         w0.receive_json()
         w1.receive_json()
-        _finish(c, gid, [w0, w1])
+        finish([w0, w1])
         # a spectator or a game still going cannot ask; Bob offers
         assert c.post(f"/en/g/{gid}/rematch", headers=ORIGIN,
                       follow_redirects=False).headers["location"].endswith("?error=rematch")
@@ -280,7 +270,7 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         table = c.app.state.tables._tables[new]
         assert (table.record.variant, table.record.players, table.record.face_down) == \
             ("war", 3, 1)
-        assert [s.kind for s in table.record.seats] == ["open", "human", "computer"]
+        assert [s.kind for s in table.record.seats] == ["reserved", "human", "computer"]
         assert table.record.seats[1].nickname == "Bob" and table.status == "lobby"
         assert table.record.seats[1].secret_hash != c.app.state.tables._tables[gid] \
             .record.seats[1].secret_hash
@@ -307,7 +297,7 @@ def test_replay_page_and_download_match_the_command_line(stacked):
     gid, s0 = create(c, players="3", seat1="computer", seat2="computer")
     with ws(c, gid, s0) as w0:
         w0.receive_json()
-        _finish(c, gid, [w0])
+        finish([w0])
     record = c.app.state.tables._tables[gid].record
     page = c.get(f"/pl/g/{gid}/replay")
     assert page.status_code == 200 and "Następna bitwa" in page.text

@@ -10,6 +10,7 @@ from cardwar.bus import LocalBus
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.tables.follow import advance
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, start_counts
 
@@ -32,6 +33,86 @@ def test_a_rematch_table_can_seat_its_creator_anywhere():
     assert t.status == "playing"
     with pytest.raises(ValueError):
         _table(3, computers=(1,), creator_seat=1)
+
+
+def test_a_reserved_seat_is_kept_for_its_player_and_nickname():
+    t = _table(4, computers=(3,), creator_seat=1, reserved={0: "Bob"})
+    assert [(e["seat"], e["kind"], e["nickname"]) for e in t.take_outbox()] == [
+        (1, "human", "Ann"), (3, "computer", None), (0, "reserved", "Bob")]
+    assert [s.kind for s in t.record.seats] == ["reserved", "human", "open", "computer"]
+    assert t.open_seats() == [2] and t.reserved_seats() == [0] and t.creator == 1
+    assert t.seat_of(None) is None and t.record.seats[0].secret_hash is None
+    # a stranger: not Bob's nickname (compared like any nickname), only the open seat
+    for name in ("Bob", " bOB "):
+        with pytest.raises(TableError, match="name_taken"):
+            t.join(name, "hz")
+    with pytest.raises(TableError, match="name_taken"):
+        _table(3, creator_seat=1, reserved={0: "Zoé"}).join("ZOE\u0301", "hz")  # after NFC
+    assert t.join("Zed", "hz") == 2
+    with pytest.raises(TableError, match="no_seat"):
+        t.join("Yan", "hy")  # only the reserved seat is left: the table is full
+    with pytest.raises(TableError, match="seat_taken"):
+        t.join("Yan", "hy", seat=2)
+    # Bob takes his own seat, under his own nickname
+    assert t.join("Bob", "hb", seat=0) == 0
+    assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("human", "Bob")
+    assert t.seat_of("hb") == 0 and t.reserved_seats() == [] and t.creator == 0
+    assert t.take_outbox()[-1] == {"type": "joined", "seq": t.seq, "seat": 0,
+                                   "kind": "human", "nickname": "Bob"}
+    with pytest.raises(TableError, match="no_seat"):
+        t.join("Bob", "hb2", seat=0)
+
+
+def test_a_former_player_may_not_take_another_kept_nickname():
+    t = _table(3, creator_seat=1, reserved={0: "Bob", 2: "Cy"})
+    with pytest.raises(TableError, match="no_seat"):
+        t.join("Zed", "hz")
+    with pytest.raises(TableError, match="name_taken"):
+        t.join("cy", "hb", seat=0)
+    with pytest.raises(TableError, match="name_taken"):
+        t.join("Ann", "hb", seat=0)
+    with pytest.raises(TableError, match="seat_taken"):
+        t.join("Bob", "hb", seat=1)
+    assert t.join("Bob", "hb", seat=0) == 0
+    with pytest.raises(ValueError):
+        _table(3, creator_seat=1, reserved={1: "Bob"})
+    with pytest.raises(ValueError):
+        _table(3, computers=(2,), reserved={2: "Bob"})
+    with pytest.raises(ValueError):
+        _table(3, reserved={3: "Bob"})
+
+
+def test_starting_early_gives_the_reserved_seats_to_the_computer():
+    t = _table(3, creator_seat=1, reserved={0: "Bob", 2: "Cy"})
+    t.join("Cy", "hc", seat=2)
+    t.take_outbox()
+    with pytest.raises(TableError, match="not_creator"):
+        t.start(0)  # a reserved seat is nobody's yet
+    t.start(1)
+    assert [(s.kind, s.nickname) for s in t.record.seats] == [
+        ("computer", None), ("human", "Ann"), ("human", "Cy")]
+    assert [(e["type"], e.get("seat"), e.get("kind")) for e in t.take_outbox()] == [
+        ("joined", 0, "computer"), ("started", None, None)]
+    assert t.reserved_seats() == [] and t.open_seats() == []
+    with pytest.raises(TableError, match="not_lobby"):
+        t.join("Bob", "hb", seat=0)
+
+
+def test_another_process_applies_reserved_seats_and_reloads_for_their_player():
+    mine = _table(3, creator_seat=1)
+    theirs = _table(3, creator_seat=1, reserved={0: "Bob"})
+    event = theirs.take_outbox()[-1]
+    assert advance(mine, event) is True
+    assert (mine.record.seats[0].kind, mine.record.seats[0].nickname) == ("reserved", "Bob")
+    assert mine.seq == theirs.seq and mine.reserved_seats() == [0]
+    theirs.join("Bob", "hb", seat=0)
+    assert advance(mine, theirs.take_outbox()[-1]) is False  # the secret is not in the event
+    assert mine.record.seats[0].kind == "reserved" and mine.seq == theirs.seq - 1
+    playing = _table(2)
+    playing.join("Bo", "h1")
+    playing.start(0)
+    late = {**event, "seq": playing.seq + 1, "seat": 1}
+    assert advance(playing, late) is False and playing.record.seats[1].kind == "human"
 
 
 def test_only_the_creator_hands_a_human_seat_to_the_computer():
@@ -102,7 +183,9 @@ async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
             await rematch(service, gid, 1)  # a computer seat
         new_id, b2 = await rematch(service, gid, 2)
         new = await service.get(new_id)
-        assert [s.kind for s in new.record.seats] == ["open", "computer", "human", "computer"]
+        assert [s.kind for s in new.record.seats] == \
+            ["reserved", "computer", "human", "computer"]
+        assert [s.nickname for s in new.record.seats] == ["Ann", None, "Cy", None]
         assert (new.record.variant, new.record.face_down) == ("war", 1)
         assert new.seat_of(hash_secret(b2)) == 2 and new.creator == 2
         # after a restart the offer is read back from the stored events
@@ -116,6 +199,43 @@ async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
         with pytest.raises(TableError, match="not_lobby"):
             await rematch(fresh, gid, 2)
         await fresh.close()
+    finally:
+        await service.close()
+        await store.close()
+
+
+@pytest.mark.anyio
+async def test_service_rematch_starts_once_no_seat_is_reserved(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    settings = Settings(testing_stacked_deck=True, computer_delay=0.001, flip_timeout=60)
+    service = TableService(store, LocalBus(), settings)
+    try:
+        table, _ = await service.create("peace", 3, nickname="Ann")
+        gid = table.id
+        await service.join(gid, "Bob")
+        await service.join(gid, "Cy")
+        await service.start(gid, 0)
+        while table.status != "over":
+            for s in table.to_flip():
+                await service.flip(gid, s)
+        new_id, _ = await rematch(service, gid, 0)
+        new = await service.get(new_id)
+        assert [(s.kind, s.nickname) for s in new.record.seats] == [
+            ("human", "Ann"), ("reserved", "Bob"), ("reserved", "Cy")]
+        with pytest.raises(TableError, match="no_seat"):
+            await service.join(new_id, "Zed")  # the public join: the table is full
+        # reserved seats are stored (another process, or a restart, reads them back)
+        fresh = TableService(store, LocalBus(), settings)
+        assert [s.kind for s in (await fresh.get(new_id)).record.seats] == \
+            ["human", "reserved", "reserved"]
+        await fresh.close()
+        assert (await rematch(service, gid, 1))[0] == new_id
+        assert new.status == "lobby" and new.reserved_seats() == [2]  # Cy still to come
+        assert (await rematch(service, gid, 2))[0] == new_id
+        assert new.status == "playing"
+        assert [(s.kind, s.nickname) for s in new.record.seats] == [
+            ("human", "Ann"), ("human", "Bob"), ("human", "Cy")]
     finally:
         await service.close()
         await store.close()

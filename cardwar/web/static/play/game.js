@@ -86,6 +86,9 @@
       li.appendChild(el("span", "seat-list__label", fmt(S.seat, { n: nf.format(s.seat + 1) })));
       if (s.kind === "open") {
         li.appendChild(el("span", "seat-list__name seat-list__name--open", S.open_seat));
+      } else if (s.kind === "reserved") {  // a rematch seat kept for its former player
+        li.appendChild(el("span", "seat-list__name seat-list__name--open seat-list__name--reserved",
+          fmt(S.reserved_seat, { name: s.nickname || "" })));
       } else {
         li.appendChild(el("span", "seat-list__name", seatName(s.seat)));
         if (s.kind === "computer") li.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
@@ -100,8 +103,12 @@
     var area = $("start-area");
     area.textContent = "";
     var open = state.seats.filter(function (s) { return s.kind === "open"; }).length;
+    // seats the computer fills on start: open ones and those still kept for a player
+    var empty = state.seats.filter(function (s) {
+      return s.kind === "open" || s.kind === "reserved";
+    }).length;
     if (isCreator()) {
-      var b = el("button", "button", open ? S.start_fill : S.start);
+      var b = el("button", "button", empty ? S.start_fill : S.start);
       b.type = "button";
       b.id = "start-game";
       b.addEventListener("click", function () {
