@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -64,6 +66,55 @@ def _host(text: str) -> str:
     except (OSError, UnicodeError):
         raise argparse.ArgumentTypeError(f"unknown host: {text!r}") from None
     return text
+
+
+#: Most games one ``simulate`` run plays (about 3 minutes at 5,000 games/s).
+MAX_SIMULATED_GAMES = 1_000_000
+
+
+def _check_services(database: str, redis_url: str | None) -> None:
+    """Raise UsageError (one line) when the database or Redis cannot be used."""
+    import asyncio
+
+    from .store.store import Store, async_url
+
+    try:
+        shown = async_url(database).render_as_string(hide_password=True)
+    except ValueError as exc:
+        raise UsageError(f"--database: {exc}") from None
+
+    async def check_database() -> None:
+        store = Store(database)
+        try:
+            async with store.engine.connect() as conn:
+                await conn.exec_driver_sql("SELECT 1")
+        finally:
+            await store.close()
+
+    async def check_redis(url: str) -> None:
+        import redis.asyncio as aioredis
+
+        client = aioredis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(asyncio.wait_for(check_database(), 15))
+    except Exception as exc:  # noqa: BLE001 - any failure: one line, exit 2
+        raise UsageError(f"cannot use the database {shown}: {_first_line(exc)}") from None
+    if redis_url:
+        try:
+            asyncio.run(asyncio.wait_for(check_redis(redis_url), 10))
+        except Exception as exc:  # noqa: BLE001
+            raise UsageError(f"cannot reach Redis at {redis_url}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message, without SQLAlchemy's ``(driver.Error)`` prefix."""
+    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return re.sub(r"^\([\w.]+\) ", "", lines[0]) if lines else type(exc).__name__
 
 
 def _check_bind(host: str, port: int) -> None:
@@ -181,8 +232,8 @@ def _play(args: argparse.Namespace) -> None:
 def _simulate(args: argparse.Namespace) -> None:
     from tqdm import tqdm
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+    if not 1 <= args.games <= MAX_SIMULATED_GAMES:
+        raise UsageError(f"--games must be from 1 to {MAX_SIMULATED_GAMES:,}")
     variant = get_variant(args.variant)
     variant.check(args.players, args.face_down)
     start = time.perf_counter()
@@ -240,6 +291,7 @@ def _serve(args: argparse.Namespace) -> None:
     overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
     # The stacked test deck is for tests only: `serve` never enables it.
     settings = Settings(**overrides, testing_stacked_deck=False)
+    _check_services(settings.database, settings.redis)
     configure_logging("INFO")
     _tune_runtime()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
@@ -261,11 +313,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve}[
             args.command
         ](args)
+        sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
     except (UsageError, CardError, OptionError, ValueError) as exc:
         print(f"cardwar: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`cardwar play --log | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -229,6 +229,7 @@ def test_shuffle_prints_commitment_and_deck() -> None:
         (["play", "--variant", "chess", "--seed", "x"], "chess"),
         (["simulate", "--games", "0"], "--games"),
         (["simulate", "--games", "-1"], "--games"),
+        (["simulate", "--games", "100000000000000000000"], "1,000,000"),
         (["simulate"], "--games"),
         (["shuffle"], "--seed"),
         (["nonsense"], "nonsense"),
@@ -274,6 +275,44 @@ def test_serve_bad_host_or_port_exits_2_with_one_line(args: list[str], needle: s
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("cardwar: error: ") and needle in lines[0]
+
+
+def _free_port() -> str:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("database", "redis", "needle"),
+    [
+        ("bogus://x", None, "unsupported database 'bogus'"),
+        ("not a url", None, "not a database url"),
+        ("postgresql://postgres@127.0.0.1:1/test", None, "cannot use the database"),
+        ("sqlite:///{tmp}/games.db", "redis://127.0.0.1:1/0", "cannot reach redis"),
+    ],
+)
+def test_serve_unusable_database_or_redis_exits_2_with_one_line(
+        tmp_path: Path, database: str, redis: str | None, needle: str) -> None:
+    args = ["serve", "--host", "127.0.0.1", "--port", _free_port(),
+            "--database", database.format(tmp=tmp_path)]
+    if redis:
+        args += ["--redis", redis]
+    proc = run(*args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("cardwar: error: ") and needle in lines[0].lower()
+
+
+def test_output_piped_into_a_reader_that_stops_early_is_no_traceback() -> None:
+    proc = subprocess.run(
+        f"{' '.join(CARDWAR)} play --seed x --log | head -1", shell=True, cwd=ROOT,
+        capture_output=True, text=True, timeout=60)
+    assert proc.stdout.startswith("battle    1:") and proc.stdout.count("\n") == 1
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
 
 
 def test_serve_port_in_use_exits_2_with_one_line() -> None:

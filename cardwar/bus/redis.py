@@ -49,6 +49,9 @@ from .local import CatchUp, Subscription, Subscriptions, add_subscription, drop_
 
 log = logging.getLogger("cardwar.bus")
 
+#: Seconds the listener waits while nothing is subscribed.
+IDLE_POLL = 0.05
+
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
 
@@ -97,6 +100,7 @@ class RedisBus:
         self._closed = False
         self.reconnects = 0
         self._outbox: list[tuple[str, str]] = []
+        self._publish_failing = False
         self._sender: asyncio.Task[None] | None = None
 
     def attach(
@@ -159,8 +163,14 @@ class RedisBus:
                         pipe.publish(channel, payload)
                     await pipe.execute()
             except (RedisError, OSError) as exc:
-                log.warning("redis publish failed", extra={"messages": len(batch),
-                                                           "error": repr(exc)})
+                if not self._publish_failing:  # once per outage
+                    log.warning("redis publish failed", extra={"messages": len(batch),
+                                                               "error": repr(exc)})
+                self._publish_failing = True
+            else:
+                if self._publish_failing:
+                    log.info("redis publish back")
+                self._publish_failing = False
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager
@@ -242,7 +252,11 @@ class RedisBus:
 
     async def _read(self) -> None:
         """Read messages forever; rebuild the pub/sub connection after errors."""
+        lost = False
         while not self._closed:
+            if self._pubsub.connection is None:  # nothing subscribed through it yet
+                await asyncio.sleep(IDLE_POLL)
+                continue
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
@@ -250,12 +264,18 @@ class RedisBus:
             except Exception as exc:  # noqa: BLE001 - any transport error: reconnect
                 if self._closed:
                     return
-                log.warning("redis listener lost", extra={"error": repr(exc)})
+                if not lost:  # once per outage, not once per attempt
+                    log.warning("redis listener lost", extra={"error": repr(exc)})
+                lost = True
+                await asyncio.sleep(self.reconnect_delay)  # never spin
                 await self._reconnect()
                 continue
+            if lost:
+                log.info("redis listener back")
+                lost = False
             if message is None:
                 if not self._pubsub.subscribed:
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(IDLE_POLL)
                 continue
             await self._dispatch(message)
 

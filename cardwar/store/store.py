@@ -29,7 +29,8 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     async_sessionmaker,
@@ -86,8 +87,31 @@ class StoredEvent:
     data: dict[str, Any]
 
 
+#: The async driver of each database the store supports.
+ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+
+
+def async_url(url: str) -> URL:
+    """Parse the database ``url``, giving it the async driver the store uses:
+    ``postgresql://...`` (or ``postgresql+psycopg2://...``) becomes
+    ``postgresql+asyncpg://...``, ``sqlite:///...`` becomes ``sqlite+aiosqlite:///...``.
+
+    Raises:
+        ValueError: not a database URL, or not SQLite nor PostgreSQL.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError(f"not a database URL: {url!r}") from None
+    driver = ASYNC_DRIVERS.get(parsed.get_backend_name())
+    if driver is None:
+        raise ValueError(f"unsupported database {parsed.get_backend_name()!r} "
+                         "(use sqlite:///PATH or postgresql://USER@HOST/DB)")
+    return parsed.set(drivername=driver)
+
+
 def _sqlite_dir(url: str) -> None:
-    parsed = make_url(url)
+    parsed = async_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
@@ -96,18 +120,22 @@ class Store:
     """Games in a SQL database.
 
     Args:
-        url: an async SQLAlchemy URL, e.g. ``sqlite+aiosqlite:///./var/cardwar.db``
-            or ``postgresql+asyncpg://user@host/db``. A SQLite file's folder is
+        url: a SQLAlchemy URL, e.g. ``sqlite:///./var/cardwar.db`` or
+            ``postgresql://user@host/db``; the async driver is set by
+            :func:`async_url` (``aiosqlite``, ``asyncpg``). A SQLite file's folder is
             created if missing. On PostgreSQL, ``?search_path=NAME`` keeps the
             tables in schema ``NAME`` (created by :meth:`migrate` if missing),
             e.g. to share one database between sites or test runs.
         pool_size: connections kept open on PostgreSQL (plus as many overflow).
+
+    Raises:
+        ValueError: not a SQLite or PostgreSQL URL (see :func:`async_url`).
     """
 
     def __init__(self, url: str, pool_size: int = 10) -> None:
         _sqlite_dir(url)
         self.url = url
-        parsed = make_url(url)
+        parsed = async_url(url)
         self.schema: str | None = None
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "postgresql":

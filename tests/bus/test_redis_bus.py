@@ -132,3 +132,52 @@ async def test_only_games_with_subscribers_are_listened_to(prefix):
         assert b.following("g2") and not b.following("g3")
     await a.close()
     await b.close()
+
+
+@pytest.mark.anyio
+async def test_a_lost_listener_with_nothing_subscribed_waits_instead_of_spinning(
+        prefix, caplog):
+    from cardwar.bus.redis import RedisBus
+
+    bus = RedisBus(REDIS_URL, prefix, reconnect_delay=0.1)
+    async with bus.subscribe("g1"):
+        await asyncio.sleep(0.1)
+    # nobody follows a game here any more; then the listener's connection drops
+    await _kill_listener(bus)
+    caplog.set_level("WARNING", logger="cardwar.bus")
+    started = asyncio.get_running_loop().time()
+    for _ in range(10):  # the event loop keeps running: ten short sleeps take ~0.5 s
+        await asyncio.sleep(0.05)
+    assert asyncio.get_running_loop().time() - started < 2.0
+    lost = [r for r in caplog.records if r.getMessage() == "redis listener lost"]
+    assert len(lost) <= 1
+    async with bus.subscribe("g2") as sub:  # and it still works afterwards
+        sub.start_after(0)
+        other = RedisBus(REDIS_URL, prefix)
+        for _ in range(50):
+            await other.publish("g2", {"type": "presence", "seq": None, "seat": 0,
+                                       "online": True})
+            try:
+                got = await asyncio.wait_for(sub.next(), 0.1)
+                break
+            except TimeoutError:
+                continue
+        assert got["type"] == "presence"
+        await other.close()
+    await asyncio.wait_for(bus.close(), 5)
+
+
+@pytest.mark.anyio
+async def test_an_unreachable_redis_is_retried_calmly(caplog):
+    from cardwar.bus.redis import RedisBus
+
+    caplog.set_level("WARNING", logger="cardwar.bus")
+    bus = RedisBus("redis://127.0.0.1:1/0", "cw-unreachable:", reconnect_delay=0.05)
+    async with bus.subscribe("g1"):
+        for _ in range(10):
+            await bus.publish("g1", {"type": "presence", "seq": None, "seat": 0,
+                                     "online": True})
+            await asyncio.sleep(0.05)
+    warnings = [r.getMessage() for r in caplog.records]
+    assert 1 <= len(warnings) <= 6, warnings  # a few lines per outage, not thousands
+    await asyncio.wait_for(bus.close(), 5)
