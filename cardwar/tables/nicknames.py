@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gettext
 import unicodedata
+from functools import cache
+from pathlib import Path
 
 MAX_NICKNAME = 24
 _BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -14,38 +17,94 @@ _INVISIBLE = frozenset({
     0x2800,  # braille blank
 })
 _VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+# Emoji: a ZWJ joins two pictographs, a variation selector follows one (or a keycap's base)
+_ZWJ = "\u200d"
+_EMOJI_VS = frozenset("\ufe0e\ufe0f")  # text and emoji presentation selectors
+_SKIN_TONES = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+_KEYCAP_BASES = frozenset("0123456789#*")
+#: Emoji with a presentation selector that are not in category So (‼ ⁉ ℹ ↔ ◻ ◼ ◽ ◾ 〰 〽).
+_EMOJI_NOT_SO = frozenset("\u203c\u2049\u2139\u2194\u25fb\u25fc\u25fd\u25fe\u3030\u303d")
+#: The msgid (``play`` catalogs) of a computer seat's label, e.g. "Computer 2".
+COMPUTER_LABEL = "Computer {n}"
+_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
 class NicknameError(ValueError):
-    """A nickname that cannot be used; ``code`` is ``"empty"``, ``"long"`` or ``"bad_char"``."""
+    """A nickname that cannot be used; ``code`` is ``"empty"``, ``"long"``,
+    ``"bad_char"`` or ``"computer"`` (a computer seat's label)."""
 
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code
 
 
+def _pictograph(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" or ch in _EMOJI_NOT_SO
+
+
+def _invisible(text: str, i: int) -> bool:
+    """True when ``text[i]`` is refused as invisible: a control, format or
+    unassigned character, a blank, or a variation selector, except a ZWJ
+    between two emoji and U+FE0E/U+FE0F right after a pictograph or a keycap's base."""
+    ch = text[i]
+    if ch == _ZWJ:  # after a pictograph (and its selector or skin tone), before another
+        k = i - 1
+        if k > 0 and (text[k] in _EMOJI_VS or text[k] in _SKIN_TONES):
+            k -= 1
+        return not (k >= 0 and _pictograph(text[k])
+                    and i + 1 < len(text) and _pictograph(text[i + 1]))
+    if ch in _EMOJI_VS:
+        return not (i > 0 and (_pictograph(text[i - 1]) or text[i - 1] in _KEYCAP_BASES))
+    code = ord(ch)
+    return (unicodedata.category(ch) in _BANNED_CATEGORIES or code in _INVISIBLE
+            or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)  # other selectors
+
+
+@cache
+def computer_labels() -> tuple[str, ...]:
+    """The labels of computer seats 1-4 in every language of ``cardwar/locales``.
+
+    Returns:
+        e.g. ``("Computer 1", ..., "Komputer 4", ...)``, from the compiled
+        ``play`` catalogs (a language without one shows the English label).
+    """
+    patterns = {COMPUTER_LABEL}
+    for mo in sorted(_LOCALE_DIR.glob("*/LC_MESSAGES/play.mo")):
+        with mo.open("rb") as f:
+            patterns.add(gettext.GNUTranslations(f).gettext(COMPUTER_LABEL))
+    return tuple(p.format(n=n) for p in sorted(patterns) for n in range(1, 5))
+
+
 def clean_nickname(raw: str) -> str:
-    """Return ``raw`` NFC-normalised and trimmed, 1-24 characters.
+    """Return ``raw`` NFC-normalised and trimmed, 1-24 characters (code points).
 
     Whitespace runs are kept as typed except at the ends; any control,
     format (invisible), line/paragraph separator or unassigned character is
     refused, as are characters that render as nothing (Hangul fillers, the
-    braille blank) and names with no visible letter, digit or symbol.
+    braille blank, variation selectors) and names with no visible letter,
+    digit or symbol. Emoji sequences are allowed: U+200D ZERO WIDTH JOINER
+    between two pictographs (category So; the first may carry a variation
+    selector or a skin tone: the family, the rainbow flag) and U+FE0E/U+FE0F
+    right after a pictograph or a keycap's 0-9, # or * (keycap one). A
+    computer seat's label in any language ("Computer 2", "Komputer 3") is
+    refused, compared like :func:`same_name`.
 
     Raises:
-        NicknameError: empty after trimming, longer than 24 characters, or
-            holding a control/format character.
+        NicknameError: ``empty`` after trimming, ``long`` over 24 code points,
+            ``bad_char`` for an invisible character, ``computer`` for a
+            computer seat's label.
     """
     text = unicodedata.normalize("NFC", raw).strip()
     if not text:
         raise NicknameError("empty")
     if len(text) > MAX_NICKNAME:
         raise NicknameError("long")
-    if any(unicodedata.category(ch) in _BANNED_CATEGORIES or ord(ch) in _INVISIBLE
-           for ch in text):
+    if any(_invisible(text, i) for i in range(len(text))):
         raise NicknameError("bad_char")
     if not any(unicodedata.category(ch).startswith(_VISIBLE_CATEGORIES) for ch in text):
         raise NicknameError("bad_char")  # only marks or spaces: nothing to see
+    if any(same_name(text, label) for label in computer_labels()):
+        raise NicknameError("computer")
     return text
 
 

@@ -7,7 +7,8 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 * ``GET /{locale}/play?variant=peace`` -> 303 to the variant page's form.
 * ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language.
 * ``GET /{locale}/g/{id}`` - the game page (lobby, table, end screen).
-* ``POST /{locale}/g/{id}/join`` - form ``nickname`` -> 303 back; sets the seat cookie.
+* ``POST /{locale}/g/{id}/join`` - form ``nickname`` -> 303 back; sets the seat cookie
+  (refused: back with ``?error=nickname``, ``taken`` or ``full``).
 * ``GET /g/{id}/qr.svg`` - the shared link as a QR code (SVG).
 * ``WS /ws/g/{id}[?since=N]`` - live play, served by :mod:`cardwar.web.socket`
   (catch-up from event ``N``, heartbeats, rate limits). Client -> server
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import io
 import json
+import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -123,6 +125,12 @@ def _set_seat_cookie(response: Response, request: Request, game_id: str, secret:
         cookie_name(game_id), secret, max_age=COOKIE_MAX_AGE, path="/", httponly=True,
         samesite="lax", secure=request.url.scheme == "https",
     )
+
+
+def form_echo(typed: str, limit: int = 100) -> str:
+    """``typed`` made fit to show again in a form field: control characters
+    (C0, C1: category Cc) removed, cut to ``limit`` characters."""
+    return "".join(ch for ch in typed if unicodedata.category(ch) != "Cc")[:limit]
 
 
 def _seat_of(table: Table, cookies: Any) -> int | None:
@@ -314,7 +322,8 @@ async def create_game(
         from .pages import variant_response
 
         return variant_response(request, locale, variant, status_code=400,
-                                start_error=nickname_error(locale), start_nickname=nickname)
+                                start_error=nickname_error(locale),
+                                start_nickname=form_echo(nickname))
     try:
         table, secret = await _service(request).create(
             variant, players, face_down=face_down, computers=computers, nickname=name)
@@ -360,7 +369,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
     try:
         default_nickname = i18n.gettext("Player {n}").format(n=(free[0] + 1) if free else 1)
         if request.query_params.get("error") in ("nickname", "taken"):
-            default_nickname = request.query_params.get("name", default_nickname)[:100]
+            default_nickname = form_echo(request.query_params.get("name", default_nickname))
     finally:
         i18n.current_locale.reset(token)
     link = str(request.base_url).rstrip("/") + f"/g/{game_id}"
@@ -396,7 +405,11 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
 async def join_game(
     request: Request, locale: str, game_id: str, nickname: str = Form("")
 ) -> Response:
-    """Take the first free seat with ``nickname``; back to the game page."""
+    """Take the first free seat with ``nickname``; back to the game page.
+
+    A bad or taken nickname comes back as ``?error=nickname`` / ``?error=taken``
+    with ``&name=`` what was typed; a full or started table as ``?error=full``.
+    """
     _check_locale(locale)
     if not same_origin(request.headers):
         return _forbidden()
@@ -407,7 +420,10 @@ async def join_game(
     back = RedirectResponse(f"/{locale}/g/{game_id}", status_code=303)
     if _seat_of(table, request.cookies) is not None:
         return back
-    typed = urlencode({"name": nickname[:100]})
+    full = RedirectResponse(f"/{locale}/g/{game_id}?error=full", status_code=303)
+    if table.status != "lobby" or not table.open_seats():
+        return full  # no seat to take, whatever the nickname
+    typed = urlencode({"name": form_echo(nickname)})
     try:
         name = clean_nickname(nickname)
     except NicknameError:
@@ -418,7 +434,7 @@ async def join_game(
         if exc.code == "name_taken":
             return RedirectResponse(f"/{locale}/g/{game_id}?error=taken&{typed}",
                                     status_code=303)
-        return back  # full or started: the page shows it
+        return full if exc.code in ("no_seat", "not_lobby") else back
     _set_seat_cookie(back, request, game_id, secret)
     return back
 

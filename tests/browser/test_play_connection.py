@@ -7,7 +7,7 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .helpers import battles, create_game, open_page
+from .helpers import battles, create_game, join_game, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -22,13 +22,6 @@ def server(server_factory, tmp_path_factory) -> str:
 
 def _over(page) -> bool:
     return page.locator("#game").get_attribute("data-status") == "over"
-
-
-def _join(page, url: str, nickname: str) -> None:
-    page.goto(url)
-    page.locator("#nickname").fill(nickname)
-    page.locator("form.join-form button[type=submit]").click()
-    page.wait_for_selector("#seat-list .tag")
 
 
 @pytest.mark.parametrize("width", [1280, 360])
@@ -76,7 +69,7 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
     ctx_c, c = open_page(browser)
     try:
         url = create_game(a, server, nickname="Ann")
-        _join(b, url, "Bob")
+        join_game(b, url, "Bob")
         a.wait_for_function("document.getElementById('seat-list').textContent.includes('Bob')")
         a.locator("#start-game").click()
         a.wait_for_selector("#my-pile")

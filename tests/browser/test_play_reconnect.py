@@ -13,6 +13,7 @@ from .helpers import (
     battles,
     create_game,
     free_port,
+    join_game,
     open_page,
     serious_axe_violations,
     serve,
@@ -25,13 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 @pytest.fixture(scope="module")
 def server(server_factory, tmp_path_factory) -> str:
     return start_play_server(server_factory, tmp_path_factory, "reconnect")
-
-
-def _join(page, url: str, nickname: str) -> None:
-    page.goto(url)
-    page.locator("#nickname").fill(nickname)
-    page.locator("form.join-form button[type=submit]").click()
-    page.wait_for_selector("#seat-list .tag")
 
 
 def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
@@ -89,7 +83,7 @@ def test_markup_in_a_nickname_shows_as_text(browser, server):
     ctx_b, b = open_page(browser)
     try:
         url = create_game(a, server, nickname="<img src=x onerror=f()>")
-        _join(b, url, "<b>Bob</b>")
+        join_game(b, url, "<b>Bob</b>")
         for page in (a, b):
             page.wait_for_selector("#seat-list li[data-seat='1'] .seat-list__name")
             names = page.locator(".seat-list__name").all_inner_texts()
@@ -107,7 +101,7 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
     found = {}
     try:
         url = create_game(a, server)
-        _join(b, url.replace("/en/", "/de/"), "Bea")
+        join_game(b, url.replace("/en/", "/de/"), "Bea")
         tab2 = ctx_a.new_page()  # Ann's second tab keeps her seat
         tab2.goto(url)
         tab2.wait_for_selector("#start-game")
@@ -178,7 +172,7 @@ def test_a_gone_player_is_played_for_and_the_creator_hands_the_seat_over(
     ctx_b, b = open_page(browser)
     try:
         url = create_game(a, base)
-        _join(b, url, "Bea")
+        join_game(b, url, "Bea")
         a.locator("#start-game").click()
         b.wait_for_selector("#my-pile")
         ctx_b.close()  # Bea walks away

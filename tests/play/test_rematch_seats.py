@@ -38,12 +38,13 @@ def _strings(page: str) -> dict:
 
 
 def _stranger_is_refused(c, new: str, nickname: str) -> None:
-    """The public join of ``new`` answers as for a full table: back, no seat, no error."""
+    """The public join of ``new`` answers as for a full table: back with
+    ``?error=full`` (every seat is taken), no seat."""
     page = c.get(f"/en/g/{new}")
     assert page.status_code == 200 and 'name="nickname"' not in page.text  # no join form
     r = c.post(f"/en/g/{new}/join", data={"nickname": nickname}, headers=ORIGIN,
                follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/en/g/{new}"
+    assert r.status_code == 303 and r.headers["location"] == f"/en/g/{new}?error=full"
     assert f"cw_{new}" not in r.cookies
     c.cookies.clear()
 

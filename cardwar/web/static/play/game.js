@@ -76,6 +76,29 @@
   }
   function isCreator() { return you() !== null && you() === state.game.creator; }
 
+  // -- joining: the form (rendered for an open lobby) only while a seat is open;
+  // otherwise "Every seat is taken", also after a refused join (?error=full)
+  var joinForm = document.querySelector(".join-form");
+  var refused = new URLSearchParams(location.search).get("error") === "full";
+  function renderJoin() {
+    var g = state.game;
+    var open = g.status === "lobby" && state.seats.some(function (s) { return s.kind === "open"; });
+    if (joinForm) {
+      var wasShown = !joinForm.hidden;
+      joinForm.hidden = you() !== null || !open;
+      if (wasShown && joinForm.hidden && you() === null) announce(S.errors.no_seat);
+    }
+    var full = you() === null && !open && (g.status === "lobby" || refused);
+    var note = $("join-full");
+    if (full && !note) {
+      note = el("p", "join-full" + (refused ? " form-error" : ""), S.errors.no_seat);
+      note.id = "join-full";
+      if (refused) note.setAttribute("role", "alert");
+      $("lobby").parentNode.insertBefore(note, $("lobby"));  // where the form was
+    }
+    if (note) note.hidden = !full;
+  }
+
   // -- lobby -------------------------------------------------------------
   function renderLobby() {
     var list = $("seat-list");
@@ -436,6 +459,7 @@
     document.getElementById("game").dataset.status = g.status;
     $("lobby").hidden = g.status !== "lobby";
     $("table").hidden = g.status === "lobby";
+    renderJoin();
     if (g.status === "lobby") renderLobby();
     else renderTable();
     renderEnd();
