@@ -133,6 +133,7 @@ class _Player:
         self.battles: asyncio.Queue[tuple[int, float, bool]] = asyncio.Queue()
         self.errors = 0
         self.over = False
+        self.started = asyncio.Event()
         self.reader: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -150,11 +151,13 @@ class _Player:
                 # the generator shares the cores with the server: parse only what it needs
                 head = _KIND.match(raw)
                 kind = head.group(1) if head else None
-                if kind not in ("battle", "over", "ping", "error"):
+                if kind not in ("battle", "over", "ping", "error", "started"):
                     continue
                 m = json.loads(raw)
                 kind = m.get("type")
-                if kind == "battle":
+                if kind == "started":
+                    self.started.set()
+                elif kind == "battle":
                     self.battles.put_nowait((m["battle"], time.perf_counter(), False))
                 elif kind == "over":
                     self.over = True
@@ -177,6 +180,8 @@ async def _open_game(bases: tuple[str, str], client: Any) -> list[_Player]:
     for p in players:
         await p.connect()
     await players[0].ws.send('{"type":"start"}')
+    for p in players:  # nobody flips before their page knows the game started
+        await asyncio.wait_for(p.started.wait(), 10)
     return players
 
 
