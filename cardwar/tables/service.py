@@ -266,9 +266,10 @@ class TableService:
         self._timers.cancel(table.id)
         if self.idle_left(table) is None and any(
                 table.record.seats[s].kind == "human" for s in table.record.flipped):
-            # loaded mid-battle (restart, another process): a human is waiting
-            self._idle[table.id] = (table.game.battles + 1,
-                                    time.monotonic() + self.settings.flip_timeout)
+            # loaded mid-battle (restart, another process): a human is waiting; the
+            # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
+            self._idle[table.id] = (table.game.battles + 1, time.monotonic()
+                                    + self.settings.flip_timeout + RECONNECT_GRACE)
         for seat in table.to_flip():
             rec = table.record.seats[seat]
             if rec.kind == "computer":
@@ -660,6 +661,9 @@ class TableService:
 
 
 STALE_RETRIES = 8
+#: Seconds added to the idle clock of a battle found half-flipped when a table
+#: is loaded (after a restart): a page retries its connection at most 15 s apart.
+RECONNECT_GRACE = 15.0
 #: Events that never change a seat: saving them skips the seats' update.
 _SEATLESS = frozenset({"flipped", "battle", "over"})
 log = logging.getLogger("cardwar.tables")

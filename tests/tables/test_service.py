@@ -191,6 +191,10 @@ async def test_restart_rebuilds_the_table_from_the_store(tmp_path, monkeypatch):
     assert rebuilt.seat_of(hash_secret(secret)) == 0
     assert rebuilt.seat_of(hash_secret(secret1)) == 1
     assert again.timers(table.id) == 1  # seat 0's idle timer is armed again
+    # with time for the pages to reconnect after the restart
+    from cardwar.tables.service import RECONNECT_GRACE
+    left = again.idle_left(rebuilt)
+    assert left is not None and left > again.settings.flip_timeout + RECONNECT_GRACE - 5
     await again.flip(table.id, 0)
     assert rebuilt.game.battles == 8
     await _close(again)
