@@ -108,7 +108,24 @@ def _check_services(database: str, redis_url: str | None) -> None:
         try:
             asyncio.run(asyncio.wait_for(check_redis(redis_url), 10))
         except Exception as exc:  # noqa: BLE001
-            raise UsageError(f"cannot reach Redis at {redis_url}: {_first_line(exc)}") from None
+            raise UsageError(f"cannot reach Redis at {_hide_password(redis_url)}: "
+                             f"{_first_line(exc)}") from None
+
+
+def _hide_password(url: str) -> str:
+    """``url`` with its password, if any, shown as ``***``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return url
+    if not password:
+        return url
+    user, _, host = parts.netloc.rpartition("@")
+    name = user.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))
 
 
 def _first_line(exc: BaseException) -> str:

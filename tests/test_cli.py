@@ -292,6 +292,8 @@ def _free_port() -> str:
         ("not a url", None, "not a database url"),
         ("postgresql://postgres@127.0.0.1:1/test", None, "cannot use the database"),
         ("sqlite:///{tmp}/games.db", "redis://127.0.0.1:1/0", "cannot reach redis"),
+        ("sqlite:///{tmp}/games.db", "redis://:s3cret@127.0.0.1:1/0", "redis://:***@127.0.0"),
+        ("postgresql://bob:s3cret@127.0.0.1:1/x", None, "bob:***@127.0.0.1:1"),
     ],
 )
 def test_serve_unusable_database_or_redis_exits_2_with_one_line(
@@ -305,6 +307,7 @@ def test_serve_unusable_database_or_redis_exits_2_with_one_line(
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("cardwar: error: ") and needle in lines[0].lower()
+    assert "s3cret" not in proc.stderr
 
 
 def test_output_piped_into_a_reader_that_stops_early_is_no_traceback() -> None:

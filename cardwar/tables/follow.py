@@ -18,8 +18,9 @@ def advance(table: Table, event: dict[str, Any]) -> bool:
     """Apply ``event`` (numbered ``table.seq + 1``) to ``table``; False if it cannot.
 
     Handled: ``flipped``, ``battle``, ``over``, ``auto_flip``, ``started``,
-    computer ``joined`` events and reserved ``joined`` events in the lobby (a
-    reserved seat has no secret: the event holds all of it). Anything else (a
+    ``rematch`` (so a second offer is refused everywhere), computer ``joined``
+    events and reserved ``joined`` events in the lobby (a reserved seat has no
+    secret: the event holds all of it). Anything else (a
     human joining: the seat's secret hash is not in the event; event types
     added later) returns False without changing the table.
     """
@@ -59,6 +60,10 @@ def advance(table: Table, event: dict[str, Any]) -> bool:
             return False
         rec.status = "playing"
         rec.flipped = []
+    elif kind == "rematch":
+        if table.status != "over" or not isinstance(event.get("game"), str):
+            return False
+        table.rematch = event["game"]
     else:
         return False
     rec.seq = int(event["seq"])

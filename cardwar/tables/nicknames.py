@@ -78,7 +78,8 @@ def computer_labels() -> tuple[str, ...]:
 def clean_nickname(raw: str) -> str:
     """Return ``raw`` NFC-normalised and trimmed, 1-24 characters (code points).
 
-    Whitespace runs are kept as typed except at the ends; any control,
+    Every run of whitespace (also no-break and ideographic spaces) becomes one
+    space, as a browser shows it; any control,
     format (invisible), line/paragraph separator or unassigned character is
     refused, as are characters that render as nothing (Hangul fillers, the
     braille blank, variation selectors) and names with no visible letter,
@@ -94,7 +95,7 @@ def clean_nickname(raw: str) -> str:
             ``bad_char`` for an invisible character, ``computer`` for a
             computer seat's label.
     """
-    text = unicodedata.normalize("NFC", raw).strip()
+    text = _one_space(unicodedata.normalize("NFC", raw)).strip()
     if not text:
         raise NicknameError("empty")
     if len(text) > MAX_NICKNAME:
@@ -110,7 +111,23 @@ def clean_nickname(raw: str) -> str:
 
 def same_name(a: str, b: str) -> bool:
     """True when nicknames ``a`` and ``b`` would be mistaken for each other:
-    equal after NFC, trimming and case folding."""
+    equal after compatibility normalisation (NFKC: full-width "Ｃｏｍ２" reads
+    "Com2"), case folding and collapsing whitespace runs into one space."""
     def key(text: str) -> str:
-        return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).strip().casefold())
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+        return _one_space(folded).strip()
     return key(a) == key(b)
+
+
+def _one_space(text: str) -> str:
+    """``text`` with every run of space separators (category Zs: no-break,
+    ideographic, doubled spaces) as one ASCII space, as a browser shows it.
+    Line breaks and tabs are left for the caller to refuse."""
+    out: list[str] = []
+    for ch in text:
+        if unicodedata.category(ch) == "Zs":
+            if not out or out[-1] != " ":
+                out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)

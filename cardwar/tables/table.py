@@ -7,8 +7,10 @@ Every change appends numbered events to :attr:`Table.outbox`; the caller
 Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
 
 * ``{"type": "joined", "seat": 1, "kind": "human" | "computer" | "reserved",
-  "nickname": str | None}`` - ``reserved``: in a rematch, the seat is kept for the
-  former player called ``nickname`` until they take it (or the game starts).
+  "nickname": str | None, "creator": int | None}`` - ``creator``: the seat that
+  may start the game after this one joined (see :attr:`Table.creator`);
+  ``reserved``: in a rematch, the seat is kept for the former player called
+  ``nickname`` until they take it (or the game starts).
 * ``{"type": "started", "counts": [26, 26]}``
 * ``{"type": "flipped", "seat": 0, "battle": 5, "by": "player" | "auto" | "timer" | "computer"}``
 * ``{"type": "battle", **battle_json(result), "in_play": [true, false]}`` - face-down
@@ -234,7 +236,8 @@ class Table:
     def _seat(self, seat: int, kind: str, nickname: str | None, secret_hash: str | None) -> None:
         rec = self.record.seats[seat]
         rec.kind, rec.nickname, rec.secret_hash = kind, nickname, secret_hash
-        self._emit("joined", seat=seat, kind=kind, nickname=nickname)
+        # who may start now: in a rematch, the lowest seat whose player came back
+        self._emit("joined", seat=seat, kind=kind, nickname=nickname, creator=self.creator)
 
     def join(self, nickname: str, secret_hash: str, seat: int | None = None) -> int:
         """Seat a new player in ``seat`` (default: the first open seat); return it.

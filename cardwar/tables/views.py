@@ -31,7 +31,7 @@ from .table import Table
 
 #: Keys each event type may carry to a browser (anything else is dropped).
 _EVENT_KEYS: dict[str, tuple[str, ...]] = {
-    "joined": ("seat", "kind", "nickname"),
+    "joined": ("seat", "kind", "nickname", "creator"),
     "started": ("counts",),
     "flipped": ("seat", "battle", "by"),
     "battle": ("battle", "face_up", "winning_seats", "peaces", "winner", "pot", "out",

@@ -220,3 +220,40 @@ def test_a_flip_lost_with_the_connection_can_be_made_again(browser, server):
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
     finally:
         ctx.close()
+
+
+def test_in_a_rematch_the_start_button_moves_to_whoever_may_start(browser, server):
+    pages, contexts = [], []
+    for _ in range(3):
+        ctx, page = open_page(browser)
+        contexts.append(ctx)
+        pages.append(page)
+    a, b, c = pages
+    try:
+        url = create_game(a, server, players=3)
+        join_game(b, url, "Bea")
+        join_game(c, url, "Cy")
+        a.locator("#start-game").click()
+        for _ in range(40):  # the stacked deck ends in a few battles
+            if a.locator("#end:not([hidden])").count():
+                break
+            for page in pages:
+                if page.locator("#my-pile .pile__flip").count():
+                    page.locator("#my-pile").click()
+            a.wait_for_timeout(150)
+        a.wait_for_selector("#end:not([hidden])")
+        # Bea (seat 1) offers the rematch: she may start it while the others are away
+        b.wait_for_selector("#rematch-form:not([hidden])")
+        b.locator("#rematch-button").click()
+        b.wait_for_url(lambda u: u != url)
+        b.wait_for_selector("#start-game")
+        # Ann (seat 0) comes back: now she may start it, and Bea's button goes away
+        a.wait_for_selector("#rematch-offer:has-text('Bea')")
+        a.locator("#rematch-button").click()
+        a.wait_for_url(b.url)
+        a.wait_for_selector("#start-game")
+        b.wait_for_selector("#start-game", state="detached")
+        b.wait_for_selector("#seat-list li[data-seat='0'] .tag:has-text('starts the game')")
+    finally:
+        for ctx in contexts:
+            ctx.close()

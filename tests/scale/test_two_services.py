@@ -294,3 +294,36 @@ async def test_players_of_a_process_that_died_go_offline(pg_url, redis_prefix):
         # Ann will be played for if she stays away
         assert b.timers(f"{table.id}#gone") == gone_clocks + 1
     await _close(a, b)
+
+
+async def test_rematch_asked_on_two_processes_at_once_makes_one_game(pg_url, redis_prefix):
+    from cardwar.tables.rematch import rematch
+
+    a, b = await _pair(pg_url, redis_prefix, testing_stacked_deck=True)
+    table = await _game_of_two(a, b)
+    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id):
+        await b.get(table.id)
+        for n in range(1, 60):  # the stacked deck ends within a few battles
+            if (await a.get(table.id)).status == "over":
+                break
+            await a.flip(table.id, 0, "player", n)
+            await b.flip(table.id, 1, "player", n)
+
+            async def a_saw_it(n: int = n) -> bool:
+                return (await a.get(table.id)).game.battles >= n
+
+            await _until(a_saw_it)  # as a page would: flip the next battle once shown it
+
+        async def over_everywhere() -> bool:
+            return [(await s.get(table.id)).status for s in (a, b)] == ["over", "over"]
+
+        await _until(over_everywhere)
+        # Ann on a and Bob on b click "Rematch" at the same moment
+        (ann_game, _), (bob_game, _) = await asyncio.gather(
+            rematch(a, table.id, 0), rematch(b, table.id, 1))
+        assert ann_game == bob_game
+    offers = [e for e in await a.store.events_since(table.id, 0) if e.type == "rematch"]
+    assert len(offers) == 1
+    new = await a.get(ann_game)
+    assert new is not None and new.status == "playing"  # both came: it started by itself
+    await _close(a, b)

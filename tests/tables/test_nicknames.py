@@ -67,3 +67,19 @@ def test_computer_labels_of_every_language_are_refused():
     for ok in ("Computer 5", "Computer", "Computer 22", "My Computer 2", "Player 2"):
         assert clean_nickname(ok) == ok
     assert all(not same_name(label, "Computer 0") for label in labels)
+
+
+def test_look_alike_spaces_and_widths_are_the_same_name():
+    assert clean_nickname("Bob\u00a0\u00a0Smith") == "Bob Smith"  # shown as one space anyway
+    assert clean_nickname("Ann\u3000Lee ") == "Ann Lee"
+    for a, b in (("Bob Smith", "Bob\u00a0Smith"), ("Bob Smith", "bob  smith"),
+                 ("Bob", "\uff22\uff4f\uff42"), ("Ann 2", "ann \uff12")):
+        assert same_name(a, b), (a, b)
+    assert not same_name("Bob Smith", "BobSmith")
+    for raw in ("Computer\u00a02", "Computer  2", "Computer \uff12", "\uff23omputer 2"):
+        with pytest.raises(NicknameError) as refused:
+            clean_nickname(raw)
+        assert refused.value.code == "computer", raw
+    for raw in ("a\nb", "a\tb", "a\u2028b"):  # line breaks and tabs stay refused
+        with pytest.raises(NicknameError):
+            clean_nickname(raw)

@@ -57,8 +57,9 @@ def test_a_reserved_seat_is_kept_for_its_player_and_nickname():
     assert t.join("Bob", "hb", seat=0) == 0
     assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("human", "Bob")
     assert t.seat_of("hb") == 0 and t.reserved_seats() == [] and t.creator == 0
+    # and may start it now (the lowest seat back): every page is told so
     assert t.take_outbox()[-1] == {"type": "joined", "seq": t.seq, "seat": 0,
-                                   "kind": "human", "nickname": "Bob"}
+                                   "kind": "human", "nickname": "Bob", "creator": 0}
     with pytest.raises(TableError, match="no_seat"):
         t.join("Bob", "hb2", seat=0)
 

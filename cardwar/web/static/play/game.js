@@ -503,6 +503,8 @@
         var old = state.seats[m.seat];
         state.seats[m.seat] = { seat: m.seat, kind: m.kind, nickname: m.nickname,
           online: m.kind === "computer" || (old && old.online), auto_flip: false };
+        // in a rematch the seat that may start moves to the lowest player who came back
+        if (m.creator !== undefined) g.creator = m.creator;
         break;
       case "presence":
         state.seats[m.seat].online = m.online;
