@@ -154,10 +154,14 @@ def _plural(pick: Any, locale: str) -> dict[str, str]:
     return forms
 
 
-def nickname_error(locale: str) -> str:
-    """Why a nickname was refused, in ``locale`` (the same on creating and joining)."""
+def nickname_error(locale: str, code: str = "bad_char") -> str:
+    """Why a nickname was refused (``code`` of the :class:`NicknameError`), in
+    ``locale``; the same texts on creating and joining."""
     token = i18n.current_locale.set(locale)
     try:
+        if code == "computer":
+            return i18n.gettext(
+                "That is how computer seats are named. Please choose another nickname.")
         return i18n.gettext(
             "Please choose a nickname of 1 to 24 letters, without invisible characters.")
     finally:
@@ -318,11 +322,11 @@ async def create_game(
                       if s < players and kind == "computer")
     try:
         name = clean_nickname(nickname)
-    except NicknameError:  # the form again, with what was typed and why it was refused
+    except NicknameError as exc:  # the form again, with what was typed and why it was refused
         from .pages import variant_response
 
         return variant_response(request, locale, variant, status_code=400,
-                                start_error=nickname_error(locale),
+                                start_error=nickname_error(locale, exc.code),
                                 start_nickname=form_echo(nickname))
     try:
         table, secret = await _service(request).create(
@@ -426,8 +430,9 @@ async def join_game(
     typed = urlencode({"name": form_echo(nickname)})
     try:
         name = clean_nickname(nickname)
-    except NicknameError:
-        return RedirectResponse(f"/{locale}/g/{game_id}?error=nickname&{typed}", status_code=303)
+    except NicknameError as exc:
+        why = "computer" if exc.code == "computer" else "nickname"
+        return RedirectResponse(f"/{locale}/g/{game_id}?error={why}&{typed}", status_code=303)
     try:
         _, secret = await service.join(game_id, name)
     except TableError as exc:

@@ -97,7 +97,7 @@ def test_a_computer_seat_label_is_not_a_nickname(client, locale):
     label = client_strings(locale)["computer_name"]  # what game.js shows for a computer seat
     for n in (1, 2, 3, 4):
         r = _post_join(client, gid, f" {label.format(n=n).upper()} ", locale=locale)
-        assert "error=nickname" in r.headers["location"], (locale, n)
+        assert "error=computer" in r.headers["location"], (locale, n)
         assert f"cw_{gid}" not in r.headers.get("set-cookie", "")
     r = client.post(f"/{locale}/play", data={"players": "2", "nickname": label.format(n=2)},
                     headers=ORIGIN, follow_redirects=False)
@@ -112,3 +112,18 @@ def test_emoji_nicknames_are_seated(client):
     assert [s["nickname"] for s in state["seats"][:2]] == [
         "\U0001f3f3\ufe0f\u200d\U0001f308",
         "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 Bob"]
+
+
+@pytest.mark.parametrize(("locale", "said"), [("en", "That is how computer seats are named"),
+                                             ("de", "So heißen die Plätze des Computers")])
+def test_a_computer_seat_label_gets_its_own_reason(tmp_path, locale, said):
+    with make_client(tmp_path) as c:
+        r = c.post(f"/{locale}/play", headers=ORIGIN, data={
+            "variant": "peace", "players": "2", "seat1": "friend", "nickname": "Computer 2"})
+        assert r.status_code == 400 and said in r.text
+        gid, _ = create(c)
+        c.cookies.clear()
+        r = c.post(f"/{locale}/g/{gid}/join", headers=ORIGIN, data={"nickname": "Komputer 2"},
+                   follow_redirects=False)
+        assert r.status_code == 303 and "error=computer" in r.headers["location"]
+        assert said in c.get(r.headers["location"]).text
