@@ -79,9 +79,13 @@ def _check_services(database: str, redis_url: str | None) -> None:
     from .store.store import Store, async_url
 
     try:
-        shown = async_url(database).render_as_string(hide_password=True)
+        url = async_url(database)
     except ValueError as exc:
         raise UsageError(f"--database: {exc}") from None
+    shown = url.render_as_string(hide_password=True)
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        raise UsageError("--database: give the SQLite file, e.g. sqlite:///./var/cardwar.db "
+                         "(games in memory would be lost)")
 
     async def check_database() -> None:
         store = Store(database)
@@ -340,6 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (`cardwar play --log | head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # the output cannot be written (a full disk, ...)
+        print(f"cardwar: error: cannot write the output: {exc.strerror or exc}",
+              file=sys.stderr)
         return 1
     return 0
 

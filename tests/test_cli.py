@@ -294,6 +294,7 @@ def _free_port() -> str:
         ("sqlite:///{tmp}/games.db", "redis://127.0.0.1:1/0", "cannot reach redis"),
         ("sqlite:///{tmp}/games.db", "redis://:s3cret@127.0.0.1:1/0", "redis://:***@127.0.0"),
         ("postgresql://bob:s3cret@127.0.0.1:1/x", None, "bob:***@127.0.0.1:1"),
+        ("sqlite:///", None, "give the sqlite file"),
     ],
 )
 def test_serve_unusable_database_or_redis_exits_2_with_one_line(
@@ -316,6 +317,15 @@ def test_output_piped_into_a_reader_that_stops_early_is_no_traceback() -> None:
         capture_output=True, text=True, timeout=60)
     assert proc.stdout.startswith("battle    1:") and proc.stdout.count("\n") == 1
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+
+
+def test_output_that_cannot_be_written_is_one_line() -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*CARDWAR, "play", "--seed", "x", "--log"], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines() == ["cardwar: error: cannot write the output: "
+                                        "No space left on device"]
 
 
 def test_serve_port_in_use_exits_2_with_one_line() -> None:
