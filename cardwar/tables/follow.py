@@ -64,6 +64,8 @@ def advance(table: Table, event: dict[str, Any]) -> bool:
         if table.status != "over" or not isinstance(event.get("game"), str):
             return False
         table.rematch = event["game"]
+        by = event.get("by")
+        table.rematch_by = by if isinstance(by, int) else None
     else:
         return False
     rec.seq = int(event["seq"])

@@ -33,6 +33,8 @@ async def known_rematch(service: TableService, table: Table) -> str | None:
         for event in await service.store.events_since(table.id, max(0, table.seq - 50)):
             if event.type == "rematch":
                 table.rematch = str(event.data["game"])
+                by = event.data.get("by")
+                table.rematch_by = by if isinstance(by, int) else None
     return table.rematch
 
 

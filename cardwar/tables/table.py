@@ -104,6 +104,8 @@ class Table:
         self.outbox: list[dict[str, Any]] = []
         #: the id of the rematch offered after this game, once known.
         self.rematch: str | None = None
+        #: the seat that offered it, once known.
+        self.rematch_by: int | None = None
 
     # -- creation ---------------------------------------------------------
     @classmethod
@@ -412,5 +414,5 @@ class Table:
             raise TableError("not_seated")
         if self.rematch is not None:
             raise TableError("already_seated")
-        self.rematch = game_id
+        self.rematch, self.rematch_by = game_id, seat
         self._emit("rematch", game=game_id, by=seat)

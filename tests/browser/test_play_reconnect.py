@@ -150,6 +150,8 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
         b.locator("#rematch-button").click()
         b.wait_for_url(lambda u: u != url.replace("/en/", "/de/"))
         a.wait_for_selector("#rematch-offer:has-text('Bea')")
+        a.reload()  # who offered is known after a reload too
+        a.wait_for_selector("#rematch-offer:has-text('Bea')")
         a.locator("#rematch-button").click()
         a.wait_for_url(b.url.replace("/de/", "/en/"))
         a.wait_for_selector("#my-pile")

@@ -193,6 +193,8 @@ async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
         fresh = TableService(store, LocalBus(), settings)
         old = await fresh.get(gid)
         assert old.rematch is None and await known_rematch(fresh, old) == new_id
+        # and who offered it, for the page's "Cy offers a rematch" after a reload
+        assert old.rematch_by == 2 and fresh.message(old, 0)["game"]["rematch_by"] == 2
         joined, b0 = await rematch(fresh, gid, 0)
         assert joined == new_id and b0 != s0
         started = await fresh.get(new_id)

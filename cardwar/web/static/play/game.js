@@ -437,7 +437,9 @@
     form.hidden = !(g.status === "over" && seated);
     if (form.hidden) return;
     if (g.rematch) {
-      var by = state.rematch_by;
+      // who offered: from the live event, or from the snapshot after a reload
+      var by = state.rematch_by !== null && state.rematch_by !== undefined
+        ? state.rematch_by : g.rematch_by;
       $("rematch-offer").textContent = by !== null && by !== undefined && by !== you()
         ? fmt(S.rematch_offer, { name: seatName(by) }) : S.rematch_ready;
       $("rematch-button").textContent = S.rematch_join;
