@@ -250,6 +250,7 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
             "watching_count": _plural(lambda n: ngettext(
                 "{count} person is watching", "{count} people are watching", n), locale),
             "watch_replay": _("Watch the replay"),
+            "watch_rematch": _("Watch the rematch"),
             "download": _("Download the game"),
             "rematch": _("Rematch"),
             "rematch_join": _("Join the rematch"),

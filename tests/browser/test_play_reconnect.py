@@ -256,6 +256,18 @@ def test_in_a_rematch_the_start_button_moves_to_whoever_may_start(browser, serve
         a.wait_for_selector("#start-game")
         b.wait_for_selector("#start-game", state="detached")
         b.wait_for_selector("#seat-list li[data-seat='0'] .tag:has-text('starts the game')")
+        # Ann starts without Cy (the computer takes his seat); Cy's click comes too late:
+        # no button to click again, a link to watch the rematch instead
+        a.locator("#start-game").click()
+        a.wait_for_selector("#my-pile")
+        c.wait_for_selector("#rematch-offer:has-text('Bea')")
+        c.locator("#rematch-button").click()
+        c.wait_for_url(lambda u: "error=rematch" in u)
+        c.wait_for_selector("#rematch-watch")
+        assert c.locator("#rematch-button").is_hidden()
+        c.locator("#rematch-watch").click()
+        c.wait_for_url(b.url)
+        c.wait_for_selector("#table")
     finally:
         for ctx in contexts:
             ctx.close()

@@ -440,8 +440,20 @@
       // who offered: from the live event, or from the snapshot after a reload
       var by = state.rematch_by !== null && state.rematch_by !== undefined
         ? state.rematch_by : g.rematch_by;
-      $("rematch-offer").textContent = by !== null && by !== undefined && by !== you()
-        ? fmt(S.rematch_offer, { name: seatName(by) }) : S.rematch_ready;
+      var late = new URLSearchParams(location.search).get("error") === "rematch";
+      var offer = $("rematch-offer");
+      offer.textContent = "";
+      if (late) {
+        // it started without us (the error above says so): watch it instead
+        var watch = el("a", "button button--quiet", S.watch_rematch);
+        watch.href = location.pathname.replace(/\/g\/[^/]+$/, "/g/" + g.rematch);
+        watch.id = "rematch-watch";
+        offer.appendChild(watch);
+      } else {
+        offer.textContent = by !== null && by !== undefined && by !== you()
+          ? fmt(S.rematch_offer, { name: seatName(by) }) : S.rematch_ready;
+      }
+      $("rematch-button").hidden = late;
       $("rematch-button").textContent = S.rematch_join;
     } else {
       $("rematch-offer").textContent = "";
