@@ -83,9 +83,6 @@ def _check_services(database: str, redis_url: str | None) -> None:
     except ValueError as exc:
         raise UsageError(f"--database: {exc}") from None
     shown = url.render_as_string(hide_password=True)
-    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
-        raise UsageError("--database: give the SQLite file, e.g. sqlite:///./var/cardwar.db "
-                         "(games in memory would be lost)")
 
     async def check_database() -> None:
         store = Store(database)

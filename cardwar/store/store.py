@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import (
 from .batch import GroupCommit
 from .models import EventRow, GameRow, SeatRow
 from .sqlite import SqliteWriter, sqlite_pragmas
-from .writes import PendingSave, StaleWriteError, write_async, write_postgres
+from .writes import PendingSave, StaleWriteError, write_postgres
 
 __all__ = ["GameRecord", "SeatRecord", "StaleWriteError", "Store", "StoredEvent", "drop_schema"]
 
@@ -97,7 +97,8 @@ def async_url(url: str) -> URL:
     ``postgresql+asyncpg://...``, ``sqlite:///...`` becomes ``sqlite+aiosqlite:///...``.
 
     Raises:
-        ValueError: not a database URL, or not SQLite nor PostgreSQL.
+        ValueError: not a database URL, not SQLite nor PostgreSQL, or an
+            in-memory SQLite database (each connection would see its own).
     """
     try:
         parsed = make_url(url)
@@ -107,12 +108,15 @@ def async_url(url: str) -> URL:
     if driver is None:
         raise ValueError(f"unsupported database {parsed.get_backend_name()!r} "
                          "(use sqlite:///PATH or postgresql://USER@HOST/DB)")
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise ValueError("give the SQLite file, e.g. sqlite:///./var/cardwar.db "
+                         "(games in memory would be lost)")
     return parsed.set(drivername=driver)
 
 
 def _sqlite_dir(url: str) -> None:
     parsed = async_url(url)
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
@@ -148,8 +152,7 @@ class Store:
                 if not self.schema.replace("_", "").isalnum():
                     raise ValueError(f"bad search_path {self.schema!r}")
                 kwargs["connect_args"] = {"server_settings": {"search_path": self.schema}}
-        elif parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "",
-                                                                            ":memory:"):
+        elif parsed.get_backend_name() == "sqlite":
             # a fixed pool: overflow connections (one thread each) were opened and
             # closed again and again under load
             kwargs = {"pool_size": 5, "max_overflow": 0}
@@ -164,8 +167,7 @@ class Store:
             else contextlib.nullcontext())
         # Saves are group-committed; a SQLite file's batches go to its writer thread.
         self._sqlite: SqliteWriter | None = None
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "",
-                                                                            ":memory:"):
+        if parsed.get_backend_name() == "sqlite":
             self._sqlite = SqliteWriter(parsed.set(drivername="sqlite"))
         self._saves: GroupCommit[PendingSave] = GroupCommit(self._write_batch, self._write_lock)
 
@@ -200,13 +202,10 @@ class Store:
         ordered = [batch[i] for i in order]
         if self._sqlite is not None:
             outcomes = await self._sqlite.write(ordered)
-        elif self.engine.dialect.name == "postgresql":
+        else:
             async with self.engine.connect() as conn:  # no transaction: one statement
                 raw = await conn.get_raw_connection()
                 outcomes = await write_postgres(raw.driver_connection, ordered)
-        else:
-            async with self.engine.begin() as conn:
-                outcomes = await write_async(conn, ordered)
         result: list[BaseException | None] = [None] * len(batch)
         for i, outcome in zip(order, outcomes, strict=True):
             result[i] = outcome

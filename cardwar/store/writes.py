@@ -13,8 +13,6 @@ nothing and reports :class:`StaleWriteError`; the rest of the batch commits.
   check held, then update those games' seats and insert their events.
   Awaiting one statement per save instead made a batch as slow as the
   busy event loop, once per save.
-* :func:`write_async` - SQLAlchemy Core statements on any async connection
-  (other databases SQLAlchemy supports).
 * :func:`write_sqlite` - the same rows through the plain ``sqlite3`` driver
   (called in the store's writer thread): its C code runs without holding
   the GIL, so the event loop keeps going while a batch is written. Values
@@ -29,27 +27,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, update
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from .models import EventRow, GameRow, SeatRow
 
 _GAMES = GameRow.__table__
 _SEATS = SeatRow.__table__
 _EVENTS = EventRow.__table__
-_SAVE_GAME = (
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("b_id"), _GAMES.c.seq == bindparam("b_expected"))
-    .values(status=bindparam("b_status"), battles=bindparam("b_battles"),
-            flipped=bindparam("b_flipped"), seq=bindparam("b_seq"),
-            updated_at=bindparam("b_now"))
-)
-_SAVE_SEAT = (
-    update(_SEATS)
-    .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
-    .values(kind=bindparam("b_kind"), nickname=bindparam("b_nickname"),
-            secret_hash=bindparam("b_hash"), auto_flip=bindparam("b_auto"))
-)
 _SQLITE_SAVE_GAME = (f"UPDATE {_GAMES.name} SET status = ?, battles = ?, flipped = ?, seq = ?, "
                      "updated_at = ? WHERE id = ? AND seq = ?")
 _SQLITE_SAVE_SEAT = (f"UPDATE {_SEATS.name} SET kind = ?, nickname = ?, secret_hash = ?, "
@@ -85,32 +67,6 @@ class PendingSave:
 
 def _stale(save: PendingSave) -> StaleWriteError:
     return StaleWriteError(f"game {save.game_id} changed since seq {save.expected_seq}")
-
-
-async def write_async(conn: AsyncConnection,
-                      batch: list[PendingSave]) -> list[BaseException | None]:
-    """Write ``batch`` in ``conn``'s transaction; per save None or its StaleWriteError."""
-    outcomes: list[BaseException | None] = []
-    rows: list[dict[str, Any]] = []
-    for save in batch:
-        result = await conn.execute(_SAVE_GAME, {
-            "b_id": save.game_id, "b_expected": save.expected_seq, "b_status": save.status,
-            "b_battles": save.battles, "b_flipped": save.flipped, "b_seq": save.seq,
-            "b_now": save.now})
-        if result.rowcount != 1:
-            outcomes.append(_stale(save))
-            continue
-        outcomes.append(None)
-        if save.seats:
-            await conn.execute(_SAVE_SEAT, [
-                {"b_game": save.game_id, "b_seat": seat, "b_kind": kind, "b_nickname": nick,
-                 "b_hash": secret_hash, "b_auto": auto}
-                for seat, kind, nick, secret_hash, auto in save.seats])
-        rows += [{"game_id": save.game_id, "seq": seq, "type": kind, "data": data,
-                  "created_at": save.now} for seq, kind, data in save.events]
-    if rows:
-        await conn.execute(insert(_EVENTS), rows)
-    return outcomes
 
 
 _PG_SAVE = f"""

@@ -481,9 +481,9 @@ class TableService:
             How many events were applied (0: it was current), or None when one
             could not be (``table`` is then marked for a reload).
         """
-        missed = await self.store.events_since(table.id, table.seq)
-        for e in missed:
-            if not advance(table, {"type": e.type, "seq": e.seq, **e.data}):
+        missed = await self.catch_up(table.id, table.seq)
+        for event in missed:
+            if not advance(table, event):
                 self._dirty.add(table.id)
                 return None
         if missed and table.status == "playing":
