@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check cardwar tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy cardwar/engine
+	$(BIN)/mypy --strict cardwar
 
 test: install axe lint typecheck
 	$(BIN)/python -m pytest

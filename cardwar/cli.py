@@ -256,7 +256,11 @@ def _simulate(args: argparse.Namespace) -> None:
     variant.check(args.players, args.face_down)
     start = time.perf_counter()
     with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
-        stats = simulate(variant, args.players, args.games, args.seed, args.face_down, bar.update)
+
+        def step(games: int) -> None:
+            bar.update(games)
+
+        stats = simulate(variant, args.players, args.games, args.seed, args.face_down, step)
     elapsed = time.perf_counter() - start
     stats["seconds"] = round(elapsed, 3)
     stats["games_per_s"] = round(args.games / elapsed, 1) if elapsed > 0 else None

@@ -45,7 +45,15 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .local import CatchUp, Subscription, Subscriptions, add_subscription, drop_subscription
+from .local import (
+    CatchUp,
+    Message,
+    OnRemote,
+    Subscription,
+    Subscriptions,
+    add_subscription,
+    drop_subscription,
+)
 
 log = logging.getLogger("cardwar.bus")
 
@@ -55,9 +63,6 @@ IDLE_POLL = 0.05
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
 
-#: Called with (game_id, message, origin) for every message another process
-#: published, before this process's subscribers see it.
-OnRemote = Callable[[str, dict[str, Any], str], Awaitable[None]]
 
 
 class RedisBus:
@@ -138,7 +143,7 @@ class RedisBus:
         return game_id in self._subs
 
     # -- publishing --------------------------------------------------------
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` here at once, and queue it for the other processes.
 
         A Redis error is logged, not raised: the event is stored, and other
@@ -344,18 +349,25 @@ class RedisBus:
         for sub in list(self._subs.get(game_id, ())):
             sub.put(body)
 
+    async def retire(self) -> None:
+        """Stop keeping this process's liveness key and delete it: the other
+        processes take it for dead at their next check (``close`` does this;
+        a test may, to stand for a process that died)."""
+        if self._keep_alive_task is not None:
+            self._keep_alive_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._keep_alive_task
+            self._keep_alive_task = None
+            with contextlib.suppress(Exception):
+                await self._redis.delete(self._alive_key(self.origin))
+
     async def close(self) -> None:
         """Send what is queued, stop listening and release the connections."""
         if self._sender is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
-        if self._keep_alive_task is not None:
-            self._keep_alive_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._keep_alive_task
-            with contextlib.suppress(Exception):
-                await self._redis.delete(self._alive_key(self.origin))
+        await self.retire()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):

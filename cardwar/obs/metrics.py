@@ -68,8 +68,6 @@ from prometheus_client import (
     values,
 )
 from prometheus_client.exposition import choose_encoder
-from starlette.requests import Request
-from starlette.responses import Response
 
 __all__ = [
     "BUCKETS",
@@ -79,7 +77,6 @@ __all__ = [
     "battle_played",
     "connection_closed",
     "connection_opened",
-    "metrics_endpoint",
     "metrics_response",
     "process_exiting",
     "set_games_in_progress",
@@ -266,16 +263,3 @@ def metrics_response(accept: str | None = None) -> tuple[bytes, str]:
     """
     encoder, content_type = choose_encoder(accept or "")
     return encoder(_collecting_registry()), content_type
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    """Starlette/FastAPI endpoint for ``GET /metrics``: the exposition, status 200.
-
-    Mount with ``app.add_route("/metrics", metrics_endpoint, include_in_schema=False)``.
-    Content negotiation follows the request's ``Accept`` header (see
-    :func:`metrics_response`); responses are never cached.
-    """
-    body, content_type = metrics_response(request.headers.get("accept"))
-    return Response(
-        body, headers={"Content-Type": content_type, "Cache-Control": "no-store"}
-    )

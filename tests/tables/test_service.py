@@ -98,7 +98,7 @@ async def test_idle_players_are_flipped_for(tmp_path):
     await service.start(table.id, 0)
     await service.flip(table.id, 0)
     await _until(lambda: table.game.battles >= 1)
-    async with service._lock(table.id):  # the battle's save is done
+    async with service.cache.lock(table.id):  # the battle's save is done
         events = await service.store.events_since(table.id, 0)
     assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events), [
         (e.type, e.data) for e in events]
@@ -111,7 +111,7 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
     # nobody has flipped: no idle clock, no timer, however long everyone waits
-    assert service.timers(table.id) == 0 and service.idle_left(table) is None
+    assert service.clocks.count(table.id) == 0 and service.idle_left(table) is None
     await asyncio.sleep(0.2)
     assert table.game.battles == 0 and table.record.flipped == []
     assert service.message(table, 1)["idle"] is None
@@ -163,7 +163,7 @@ async def test_the_idle_message_reaches_the_bus(tmp_path):
     assert len(idle) == 1 and idle[0]["battle"] == 1 and 4 < idle[0]["left"] <= 5
     assert service.message(table, None, idle[0]) == {"type": "idle", "seq": None,
                                                       "battle": 1, "left": idle[0]["left"]}
-    assert service.timers(table.id) == 1  # Bob's timer only
+    assert service.clocks.count(table.id) == 1  # Bob's timer only
     await _close(service)
 
 
@@ -190,9 +190,9 @@ async def test_restart_rebuilds_the_table_from_the_store(tmp_path, monkeypatch):
     from cardwar.tables import hash_secret
     assert rebuilt.seat_of(hash_secret(secret)) == 0
     assert rebuilt.seat_of(hash_secret(secret1)) == 1
-    assert again.timers(table.id) == 1  # seat 0's idle timer is armed again
+    assert again.clocks.count(table.id) == 1  # seat 0's idle timer is armed again
     # with time for the pages to reconnect after the restart
-    from cardwar.tables.service import RECONNECT_GRACE
+    from cardwar.tables.clocks import RECONNECT_GRACE
     left = again.idle_left(rebuilt)
     assert left is not None and left > again.settings.flip_timeout + RECONNECT_GRACE - 5
     await again.flip(table.id, 0)
