@@ -305,12 +305,15 @@ class EventSpec:
             it from the message alone (a human's join and a new secret
             carry a secret hash that is never published).
         seats: whether saving it must write the seats too.
+        handled: whether the game page acts on it (``relinked`` is not: the
+            server closes the old connections of the seat instead, code 4001).
     """
 
     shape: type
     apply: Callable[[TableState, Any], bool] | None = None
     remote: Callable[[Message], bool] = lambda e: True
     seats: bool = True
+    handled: bool = True
 
     @property
     def stored(self) -> bool:
@@ -332,7 +335,7 @@ EVENTS: dict[str, EventSpec] = {
     "over": EventSpec(Over, _over, seats=False),
     "auto_flip": EventSpec(AutoFlip, _auto_flip),
     "handed": EventSpec(Handed, _handed),
-    "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False),
+    "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False, handled=False),
     "rematch": EventSpec(Rematch, _rematch),
     "presence": EventSpec(Presence),
     "gone": EventSpec(Gone),

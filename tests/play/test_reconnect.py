@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -218,9 +217,11 @@ def test_a_gone_player_is_played_for_and_takes_over_again(tmp_path):
                 assert until(w0, "gone", seat=1)["gone"] is False
                 w0.send_json({"type": "flip", "battle": 2})
                 until(back, "flipped", seat=0, battle=2)
-                time.sleep(0.3)
                 sync(back)
-                assert c.app.state.tables.cache.get(gid).record.flipped == [0]
+                # back, so not played for: no flip for him is armed but the idle clock's
+                service = c.app.state.tables
+                assert service.gone(gid) == set() and service.clocks.count(gid) == 1
+                assert service.cache.get(gid).record.flipped == [0]
                 back.send_json({"type": "flip", "battle": 2})
                 until(back, "battle", battle=2)
 

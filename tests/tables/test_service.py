@@ -110,9 +110,9 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     table, _ = await service.create("peace", 2, nickname="Ann")
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
-    # nobody has flipped: no idle clock, no timer, however long everyone waits
+    # nobody has flipped: no idle clock and no timer, so nothing happens however
+    # long everyone waits
     assert service.clocks.count(table.id) == 0 and service.idle_left(table) is None
-    await asyncio.sleep(0.2)
     assert table.game.battles == 0 and table.record.flipped == []
     assert service.message(table, 1)["idle"] is None
     # Ann flips: Bob's clock starts, and the snapshot tells how long is left
@@ -121,8 +121,9 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     assert left is not None and 0 < left <= 0.05
     assert service.message(table, 1)["idle"] is not None
     await _until(lambda: table.game.battles == 1)
-    # the next battle: both idle again, nothing happens
-    await asyncio.sleep(0.2)
+    # the next battle: both idle again, nothing is armed to happen
+    async with service.cache.lock(table.id):  # the battle's change is over
+        assert service.clocks.count(table.id) == 0
     assert table.game.battles == 1 and service.idle_left(table) is None
     await _close(service)
 
@@ -135,7 +136,8 @@ async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_
     await _until(lambda: table.game.battles >= 1)
     # battle 2: the computer flips, but no human has flipped lately: no clock
     await _until(lambda: 1 in table.record.flipped or table.status != "playing")
-    await asyncio.sleep(0.2)
+    async with service.cache.lock(table.id):  # the computer's flip is done
+        assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
     assert table.game.battles == 1 or table.status != "playing"
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
