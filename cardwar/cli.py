@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .engine import (
+    PEACE,
+    VARIANTS,
     CardError,
     OptionError,
     Setup,
@@ -158,7 +160,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one game and print how it went")
-    play.add_argument("--variant", choices=["peace", "war"], default="peace")
+    play.add_argument("--variant", choices=list(VARIANTS), default=PEACE.name)
     play.add_argument("--players", type=int, default=None)
     src = play.add_mutually_exclusive_group()
     src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
@@ -169,7 +171,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print one JSON object")
 
     sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
-    sim.add_argument("--variant", choices=["peace", "war"], default="peace")
+    sim.add_argument("--variant", choices=list(VARIANTS), default=PEACE.name)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--games", type=int, required=True)
     sim.add_argument("--seed", default="sim")

@@ -69,6 +69,8 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import choose_encoder
 
+from cardwar.engine import VARIANTS
+
 __all__ = [
     "BUCKETS",
     "KNOWN_VARIANTS",
@@ -89,8 +91,10 @@ BUCKETS: tuple[float, ...] = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0,
 )
 
-#: Variants whose battle counters are exported (at 0) before any battle is played.
-KNOWN_VARIANTS: tuple[str, ...] = ("peace", "war")
+#: Variants whose battle counters are exported (at 0) before any battle is
+#: played: every variant of the engine's list (one registered later gets its
+#: counter with its first battle).
+KNOWN_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
 
 _MULTIPROC_DIR: str | None = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 

@@ -34,7 +34,7 @@ from fastapi import APIRouter, Form, Request, WebSocket
 from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardwar.engine import VARIANTS, OptionError
+from cardwar.engine import PEACE, VARIANTS, OptionError
 from cardwar.obs import connection_closed, connection_opened
 from cardwar.tables import NicknameError, TableError, clean_nickname, hash_secret
 from cardwar.tables.rematch import known_rematch
@@ -56,24 +56,25 @@ from .seats import (
 )
 from .strings import client_strings, nickname_error, player_name
 from .templating import render
+from .variants import page_of
 
 router = APIRouter()
 
 
 # -- pages --------------------------------------------------------------------
 @router.get("/{locale}/play", include_in_schema=False)
-async def play_redirect(locale: str, variant: str = "peace") -> Response:
+async def play_redirect(locale: str, variant: str = PEACE.name) -> Response:
     """``/{locale}/play?variant=war`` -> the variant page's start form."""
     check_locale(locale)
-    name = variant if variant in VARIANTS else "peace"
-    return RedirectResponse(f"/{locale}/{name}#play", status_code=303)
+    page = page_of(variant if variant in VARIANTS else PEACE.name)
+    return RedirectResponse(f"/{locale}/{page.path}#play", status_code=303)
 
 
 @router.post("/{locale}/play", include_in_schema=False)
 async def create_game(
     request: Request,
     locale: str,
-    variant: str = Form("peace"),
+    variant: str = Form(PEACE.name),
     players: int = Form(2),
     seat1: str = Form("friend"),
     seat2: str = Form("friend"),
@@ -92,7 +93,7 @@ async def create_game(
     try:
         name = clean_nickname(nickname)
     except NicknameError as exc:  # the form again, with what was typed and why it was refused
-        return variant_response(request, locale, variant, status_code=400,
+        return variant_response(request, locale, VARIANTS[variant], status_code=400,
                                 start_error=nickname_error(locale, exc.code),
                                 start_nickname=form_echo(nickname))
     try:
@@ -144,14 +145,14 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
     secret = request.cookies.get(cookie_name(game_id))
     config = {
         "id": game_id, "locale": locale, "socket": f"/ws/g/{game_id}", "link": link,
-        "variant_page": f"/{locale}/{table.variant.name}#play",
+        "variant_page": f"/{locale}/{page_of(table.variant).path}#play",
         "heartbeat": service(request).settings.heartbeat,
         "flip_timeout": service(request).settings.flip_timeout,
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
     }
     response = render(
-        request, "game.html", locale,
+        request, "play/game.html", locale, page=page_of(table.variant),
         table=table, seat=seat, can_join=can_join, default_nickname=default_nickname,
         link=link, variant=table.variant, active=table.variant.name,
         strings_json=json_script(client_strings(locale, table.variant.name)),

@@ -39,6 +39,7 @@ from .seats import (
 )
 from .strings import client_strings
 from .templating import render
+from .variants import page_of
 
 router = APIRouter()
 
@@ -128,6 +129,7 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
             "battle_limit": table.variant.battle_limit, "locale": locale,
             "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
     return render(request, "play/replay.html", locale, table=table, variant=table.variant,
+                  page=page_of(table.variant),
                   active=table.variant.name, show_alternates=False,
                   strings_json=json_script(client_strings(locale, table.variant.name)),
                   replay_json=json_script(data), download=data["download"],

@@ -12,7 +12,10 @@ from typing import Any
 
 from babel import Locale
 
+from cardwar.engine import PEACE
+
 from . import i18n
+from .variants import page_of
 
 
 def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
@@ -51,9 +54,10 @@ def nickname_error(locale: str, code: str = "bad_char") -> str:
         i18n.current_locale.reset(token)
 
 
-def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
+def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
     """Every string the game script shows, in ``locale`` (placeholders in braces);
-    the tie wording follows ``variant`` (a war in War, a peace in Peace).
+    the tie wording follows ``variant``'s presentation (:mod:`cardwar.web.variants`:
+    a war in War, a peace in Peace).
 
     Plural entries are dicts keyed by CLDR category (``one``, ``few``, ``many``,
     ``other``).
@@ -62,7 +66,7 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
     try:
         _ = i18n.gettext
         ngettext = i18n.ngettext
-        war = variant == "war"
+        page = page_of(variant)
         return {
             "seat": _("Seat {n}"),
             "open_seat": _("Waiting for a player…"),
@@ -100,9 +104,7 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
             "flipped": _("ready"),
             "waiting": _("to flip"),
             "out": _("out"),
-            # TRANSLATORS: the letters on the five face-down cards of a peace;
-            # exactly five letters (Polish: POKÓJ). Keep PEACE if your word is shorter.
-            "tie_word": "" if war else _("PEACE"),
+            "tie_word": _(page.tie_word) if page.tie_word else "",
             "cards": _plural(lambda n: ngettext("{count} card", "{count} cards", n), locale),
             "pile": _plural(lambda n: ngettext(
                 "{name}'s pile: {count} card", "{name}'s pile: {count} cards", n), locale),
@@ -119,8 +121,7 @@ def client_strings(locale: str, variant: str = "peace") -> dict[str, Any]:
             "win_why": _("{name} holds every card."),
             "draw": _("It is a draw."),
             "reason_battle_limit": _("The game reached its limit of {limit} battles."),
-            "reason_unresolvable": _("A war nobody could decide: no cards were left to turn.")
-            if war else _("A peace nobody could decide: no cards were left to turn."),
+            "reason_unresolvable": _(page.unresolvable),
             "reason_cycle": _("This War would repeat itself forever."),
             "seed": _("The seed of this deal:"),
             "replay": _("Replay this game on your computer with:"),
