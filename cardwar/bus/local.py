@@ -12,6 +12,7 @@ import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 #: A message on the bus: a stored event or an ephemeral message, JSON-ready.
@@ -25,6 +26,27 @@ CatchUp = Callable[[str, int], Awaitable[list[Message]]]
 #: ``on_remote(game_id, message, origin)``: a message another process published,
 #: seen before this process's subscribers see it.
 OnRemote = Callable[[str, Message, str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What a bus that shares games with other processes tells its owner.
+
+    Attributes:
+        catch_up: reads stored events above a seq (subscriptions fill gaps).
+        on_remote: sees every message from another process first.
+        on_reset: called with a game id after (re)subscribing to it, or None
+            after the listener reconnected: events may have been missed.
+        on_unfollow: called with a game id when its last subscriber left.
+        on_hello: called with a game id when another process starts
+            following it (answer with this process's presence there).
+    """
+
+    catch_up: CatchUp | None = None
+    on_remote: OnRemote | None = None
+    on_reset: Callable[[str | None], None] | None = None
+    on_unfollow: Callable[[str], None] | None = None
+    on_hello: Callable[[str], Awaitable[None]] | None = None
 
 
 class Subscription:
@@ -163,17 +185,8 @@ class Bus(Protocol):
         """True while this process hears every message of ``game_id``."""
         ...
 
-    def attach(
-        self,
-        *,
-        catch_up: CatchUp | None = None,
-        on_remote: OnRemote | None = None,
-        on_reset: Callable[[str | None], None] | None = None,
-        on_unfollow: Callable[[str], None] | None = None,
-        on_hello: Callable[[str], Awaitable[None]] | None = None,
-    ) -> None:
-        """Connect the bus to its owner (the table service); see
-        :meth:`cardwar.bus.redis.RedisBus.attach`."""
+    def attach(self, hooks: Hooks) -> None:
+        """Connect the bus to its owner (the table service): see :class:`Hooks`."""
         ...
 
     async def alive(self, origins: set[str]) -> set[str]:
@@ -224,15 +237,7 @@ class LocalBus:
     def __init__(self) -> None:
         self._subs: Subscriptions = {}
 
-    def attach(
-        self,
-        *,
-        catch_up: CatchUp | None = None,
-        on_remote: OnRemote | None = None,
-        on_reset: Callable[[str | None], None] | None = None,
-        on_unfollow: Callable[[str], None] | None = None,
-        on_hello: Callable[[str], Awaitable[None]] | None = None,
-    ) -> None:
+    def attach(self, hooks: Hooks) -> None:
         """Nothing to connect: no message comes from elsewhere."""
 
     def following(self, game_id: str) -> bool:

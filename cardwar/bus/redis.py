@@ -38,7 +38,7 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -46,9 +46,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from .local import (
-    CatchUp,
+    Hooks,
     Message,
-    OnRemote,
     Subscription,
     Subscriptions,
     add_subscription,
@@ -97,42 +96,16 @@ class RedisBus:
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}
         self._sub_lock = asyncio.Lock()
-        self._catch_up: CatchUp | None = None
-        self._on_remote: OnRemote | None = None
-        self._on_reset: Callable[[str | None], None] | None = None
-        self._on_unfollow: Callable[[str], None] | None = None
-        self._on_hello: Callable[[str], Awaitable[None]] | None = None
+        self._hooks = Hooks()
         self._closed = False
         self.reconnects = 0
         self._outbox: list[tuple[str, str]] = []
         self._publish_failing = False
         self._sender: asyncio.Task[None] | None = None
 
-    def attach(
-        self,
-        *,
-        catch_up: CatchUp | None = None,
-        on_remote: OnRemote | None = None,
-        on_reset: Callable[[str | None], None] | None = None,
-        on_unfollow: Callable[[str], None] | None = None,
-        on_hello: Callable[[str], Awaitable[None]] | None = None,
-    ) -> None:
-        """Connect the bus to its owner (the table service).
-
-        Args:
-            catch_up: reads stored events above a seq (fills gaps).
-            on_remote: sees every message from another process first.
-            on_reset: called with a game id after (re)subscribing to it, or None
-                after the listener reconnected: events may have been missed.
-            on_unfollow: called with a game id when its last subscriber left.
-            on_hello: called with a game id when another process starts
-                following it (answer with this process's presence there).
-        """
-        self._catch_up = catch_up
-        self._on_remote = on_remote
-        self._on_reset = on_reset
-        self._on_unfollow = on_unfollow
-        self._on_hello = on_hello
+    def attach(self, hooks: Hooks) -> None:
+        """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
+        self._hooks = hooks
 
     def channel(self, game_id: str) -> str:
         """The Redis channel of ``game_id``."""
@@ -181,15 +154,15 @@ class RedisBus:
     @asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
         """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
-        sub = Subscription(game_id, catch_up=self._catch_up)
+        sub = Subscription(game_id, catch_up=self._hooks.catch_up)
         if add_subscription(self._subs, sub):
             await self._listen(game_id)
         try:
             yield sub
         finally:
             if drop_subscription(self._subs, sub):
-                if self._on_unfollow is not None:
-                    self._on_unfollow(game_id)
+                if self._hooks.on_unfollow is not None:
+                    self._hooks.on_unfollow(game_id)
                 if not self._closed:
                     with contextlib.suppress(RedisError, OSError):
                         await self._unlisten(game_id)
@@ -302,8 +275,8 @@ class RedisBus:
         self._resync_all()
 
     def _resync_all(self) -> None:
-        if self._on_reset is not None:
-            self._on_reset(None)
+        if self._hooks.on_reset is not None:
+            self._hooks.on_reset(None)
         for subs in self._subs.values():
             for sub in subs:
                 sub.resync()
@@ -318,8 +291,8 @@ class RedisBus:
         kind = message.get("type")
         if kind == "subscribe":
             # a (re)subscription: whatever was published before it is missed
-            if self._on_reset is not None:
-                self._on_reset(game_id)
+            if self._hooks.on_reset is not None:
+                self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):
                 sub.resync()
             return
@@ -331,8 +304,8 @@ class RedisBus:
             if origin == self.origin:
                 return
             if payload.get("c") == "hello":
-                if self._on_hello is not None:
-                    await self._on_hello(game_id)
+                if self._hooks.on_hello is not None:
+                    await self._hooks.on_hello(game_id)
                 return
             body = payload["m"]
         except (ValueError, KeyError, TypeError):
@@ -341,9 +314,9 @@ class RedisBus:
         except Exception:  # noqa: BLE001 - never let one game stop the listener
             log.exception("hello handler failed", extra={"game": game_id})
             return
-        if self._on_remote is not None:
+        if self._hooks.on_remote is not None:
             try:
-                await self._on_remote(game_id, body, origin)
+                await self._hooks.on_remote(game_id, body, origin)
             except Exception:  # noqa: BLE001 - never let one game stop the listener
                 log.exception("remote event handler failed", extra={"game": game_id})
         for sub in list(self._subs.get(game_id, ())):

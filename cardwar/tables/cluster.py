@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from cardwar.bus import Bus, Message
+from cardwar.bus import Bus, Hooks, Message
 
 from .cache import TableCache
 from .clocks import Clocks
@@ -54,9 +54,9 @@ class Cluster:
         self.clocks = clocks
         self.presence = presence
         self._status_changed = status_changed
-        bus.attach(catch_up=self.catch_up, on_remote=self.on_remote,
-                   on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
-                   on_hello=presence.hello)
+        bus.attach(Hooks(catch_up=self.catch_up, on_remote=self.on_remote,
+                         on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
+                         on_hello=presence.hello))
 
     def trusted(self, game_id: str) -> bool:
         """True when the cached table of ``game_id`` is known to be current.

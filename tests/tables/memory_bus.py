@@ -12,10 +12,10 @@ lost version checks happen on purpose, without external services.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from cardwar.bus import CatchUp, Message, OnRemote, Subscription
+from cardwar.bus import Hooks, Message, Subscription
 
 
 class MemoryHub:
@@ -49,24 +49,11 @@ class MemoryBus:
         self.hub = hub
         self.origin = origin
         self._subs: dict[str, set[Subscription]] = {}
-        self._catch_up: CatchUp | None = None
-        self._on_remote: OnRemote | None = None
-        self._on_reset: Callable[[str | None], None] | None = None
-        self._on_unfollow: Callable[[str], None] | None = None
-        self._on_hello: Callable[[str], Awaitable[None]] | None = None
+        self.hooks = Hooks()
 
-    def attach(
-        self,
-        *,
-        catch_up: CatchUp | None = None,
-        on_remote: OnRemote | None = None,
-        on_reset: Callable[[str | None], None] | None = None,
-        on_unfollow: Callable[[str], None] | None = None,
-        on_hello: Callable[[str], Awaitable[None]] | None = None,
-    ) -> None:
+    def attach(self, hooks: Hooks) -> None:
         """Keep the owner's callbacks (as RedisBus does)."""
-        self._catch_up, self._on_remote, self._on_reset = catch_up, on_remote, on_reset
-        self._on_unfollow, self._on_hello = on_unfollow, on_hello
+        self.hooks = hooks
 
     async def publish(self, game_id: str, message: Message) -> None:
         """Deliver here at once, then to every other process following ``game_id``."""
@@ -80,25 +67,25 @@ class MemoryBus:
         """A message from another process (ignored unless ``game_id`` is followed here)."""
         if game_id not in self._subs:
             return
-        if self._on_remote is not None:
-            await self._on_remote(game_id, message, origin)
+        if self.hooks.on_remote is not None:
+            await self.hooks.on_remote(game_id, message, origin)
         for sub in list(self._subs.get(game_id, ())):
             sub.put(message)
 
     async def hello(self, game_id: str) -> None:
         """Another process started following ``game_id``."""
-        if game_id in self._subs and self._on_hello is not None:
-            await self._on_hello(game_id)
+        if game_id in self._subs and self.hooks.on_hello is not None:
+            await self.hooks.on_hello(game_id)
 
     @asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
         """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
-        sub = Subscription(game_id, catch_up=self._catch_up)
+        sub = Subscription(game_id, catch_up=self.hooks.catch_up)
         first = game_id not in self._subs
         self._subs.setdefault(game_id, set()).add(sub)
         if first:
-            if self._on_reset is not None:
-                self._on_reset(game_id)
+            if self.hooks.on_reset is not None:
+                self.hooks.on_reset(game_id)
             for other in self.hub.buses:
                 if other is not self:
                     await other.hello(game_id)
@@ -109,8 +96,8 @@ class MemoryBus:
             subs.discard(sub)
             if not subs:
                 del self._subs[game_id]
-                if self._on_unfollow is not None:
-                    self._on_unfollow(game_id)
+                if self.hooks.on_unfollow is not None:
+                    self.hooks.on_unfollow(game_id)
 
     def subscribers(self, game_id: str) -> int:
         """How many subscriptions ``game_id`` has in this process."""

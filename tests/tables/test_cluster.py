@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cardwar.bus import Message
+from cardwar.bus import Message, Subscription
 from cardwar.obs.metrics import REGISTRY
 from cardwar.settings import Settings
 from cardwar.store import Store
@@ -44,6 +44,16 @@ async def _game(a: TableService) -> str:
 
 def _to_b(hub: MemoryHub, lost: Callable[[Message], bool]) -> None:
     hub.lose = lambda origin, to, m: to == "b" and lost(m)
+
+
+async def _seqs_until(sub: Subscription, last: int) -> list[int]:
+    """The numbers of the stored events ``sub`` delivers, up to ``last``."""
+    seen: list[int] = []
+    while not seen or seen[-1] != last:
+        message = await asyncio.wait_for(sub.next(), 5)
+        if message["seq"] is not None:
+            seen.append(message["seq"])
+    return seen
 
 
 def _stale_writes() -> float:
@@ -91,12 +101,7 @@ async def test_a_write_from_a_stale_cache_catches_up_and_retries(tmp_path):
         assert [e.seq for e in stored] == list(range(1, table.seq + 1))
         battles = [e.data["battle"] for e in stored if e.type == "battle"]
         assert battles == [1, 2]
-        seen = []
-        while not seen or seen[-1] != table.seq:
-            message = await asyncio.wait_for(sub_b.next(), 5)
-            if message["seq"] is not None:
-                seen.append(message["seq"])
-        assert seen == list(range(cached_seq + 1, table.seq + 1))
+        assert await _seqs_until(sub_b, table.seq) == list(range(cached_seq + 1, table.seq + 1))
     await _close(a, b)
 
 
@@ -113,12 +118,8 @@ async def test_a_page_fills_the_gaps_the_bus_left_from_the_store(tmp_path):
             await a.flip(gid, 0)
             await a.flip(gid, 1)
         last = (await a.get(gid)).seq
-        seen = []
-        while not seen or seen[-1] != last:
-            message = await asyncio.wait_for(sub_b.next(), 5)
-            if message["seq"] is not None:
-                seen.append(message["seq"])
-        assert seen == list(range(table.seq + 1, last + 1))  # once each, in order
+        # once each, in order
+        assert await _seqs_until(sub_b, last) == list(range(table.seq + 1, last + 1))
         # b's cache could not follow the gaps: it is brought up to the store on use
         current = await b.get(gid)
         assert current.seq == last and current.game.battles == 4
