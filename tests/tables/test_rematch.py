@@ -157,8 +157,9 @@ def test_a_rematch_is_offered_once_after_the_end():
         t.offer_rematch(None, "new")
     t.offer_rematch(1, "new")
     assert t.rematch == "new" and t.take_outbox()[-1]["type"] == "rematch"
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="rematch_offered"):  # its own reason
         t.offer_rematch(0, "other")
+    assert t.rematch == "new" and t.rematch_by == 1
     assert game_record(t)["log"][0]["battle"] == 1 and start_counts(t) == [2, 2]
 
 
