@@ -36,7 +36,7 @@ from typing import Any
 from .beggar import NAME, PLAYERS, SYMBOLS, BeggarGame, Cycle, TrickResult, check_players
 from .beggar import notation as pile_notation
 from .beggar_fast import BeggarSummary, play_beggar_fast, summarize_beggar
-from .cards import RANKS, Card, CardError, card_text, deal, parse_hands
+from .cards import RANKS, Card, CardError, card_text, deal, parse_cards, parse_hands
 from .shuffle import seating, shuffled_deck
 
 #: Symbols in one hand written in notation (RULES.md 10.1: half the pack).
@@ -109,6 +109,9 @@ def parse_beggar_hands(text: str) -> list[list[Card]]:
     if kinds == {True}:
         return cards_from_notation(parts)
     if kinds == {True, False}:
+        for part in parts:
+            if not _is_notation(part):
+                parse_cards(part)  # a bad card is named first
         raise CardError("give both hands as cards or both in notation (- J Q K A)")
     hands = parse_hands(text)
     check_players(len(hands))
