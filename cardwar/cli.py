@@ -12,8 +12,9 @@ import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
+from .cli_text import describe, log_lines
 from .engine import (
     BeggarSetup,
     Card,
@@ -244,89 +245,17 @@ def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     return BeggarSetup.from_seed(args.seed)
 
 
-_REASONS = {
-    "all_cards": "holds every card in play",
-    "battle_limit": "the battle limit was reached",
-    "unresolvable": "a tie nobody could break: no cards left to turn",
-    "cycle": "the game repeats itself forever",
-}
-
-
-def _title(record: dict[str, Any]) -> list[str]:
-    """The first lines of a game's description: the game, the seed and the seating."""
-    name = "Beggar-my-neighbour" if record["variant"] == BEGGAR else record["variant"].capitalize()
-    lines = [f"{name}, {record['players']} players"
-             + (f", seed {record['seed']!r}" if record["seed"] is not None else "")]
-    if record["seed"] is not None:
-        lines.append("Seating drawn from the seed: " + ", ".join(
-            f"seat {s} is lobby position {p}" for s, p in enumerate(record["seating"])))
-    return lines
-
-
-def _describe(record: dict[str, Any]) -> str:
-    lines = _title(record)
-    for seat, battle in record["eliminated"].items():
-        lines.append(f"  seat {seat} went out in battle {battle}")
-    if record["outcome"] == "win":
-        lines.append(
-            f"Seat {record['winner']} wins after {record['battles']} battles: "
-            + _REASONS[record["reason"]]
-        )
-    else:
-        lines.append(f"Draw after {record['battles']} battles: {_REASONS[record['reason']]}")
-    lines.append(_final_counts(record))
-    return "\n".join(lines)
-
-
-def _final_counts(record: dict[str, Any]) -> str:
-    return "Cards at the end: " + ", ".join(
-        f"seat {s}: {n}" for s, n in enumerate(record["final_counts"]))
-
-
-def _describe_beggar(record: dict[str, Any]) -> str:
-    lines = _title(record)
-    length = f"{record['cards_played']} cards and {record['tricks']} tricks"
-    if record["outcome"] == "win":
-        lines.append(f"Seat {record['winner']} wins after {length}: holds all "
-                     f"{sum(record['final_counts'])} cards")
-    else:
-        cycle = record["cycle"]
-        lines.append(f"Draw after {length}: {_REASONS[record['reason']]}")
-        start = ("the deal" if cycle["start_trick"] == 0 else
-                 f"trick {cycle['start_trick']} ({cycle['start_cards']} cards)")
-        lines.append(f"  the position after {start} came back: a cycle of "
-                     f"{cycle['length_tricks']} tricks, {cycle['length_cards']} cards")
-    lines.append(_final_counts(record))
-    return "\n".join(lines)
-
-
-def _play_beggar(args: argparse.Namespace) -> None:
-    record = beggar_json(_beggar_setup(args), log=args.log)
-    if args.json:
-        print(json.dumps(record))
-        return
-    if args.log:
-        for t in record["log"]:
-            print(f"trick {t['trick']:>4}: seat {t['starter']} starts: {' '.join(t['cards'])}"
-                  f" -> seat {t['taker']} takes {len(t['cards'])}")
-    print(_describe_beggar(record))
-
-
 def _play(args: argparse.Namespace) -> None:
     if args.variant == BEGGAR:
-        _play_beggar(args)
-        return
-    record = game_json(_setup(args), log=args.log)
+        record = beggar_json(_beggar_setup(args), log=args.log)
+    else:
+        record = game_json(_setup(args), log=args.log)
     if args.json:
         print(json.dumps(record))
         return
-    if args.log:
-        for b in record["log"]:
-            up = " ".join(c or "--" for c in b["face_up"])
-            extra = f", {len(b['peaces'])} peace(s)" if b["peaces"] else ""
-            who = "nobody" if b["winner"] is None else f"seat {b['winner']}"
-            print(f"battle {b['battle']:>4}: {up} -> {who} takes {b['pot']}{extra}")
-    print(_describe(record))
+    for line in log_lines(record):
+        print(line)
+    print(describe(record))
 
 
 def _simulate(args: argparse.Namespace) -> None:
