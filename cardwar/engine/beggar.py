@@ -213,6 +213,19 @@ class BeggarGame:
         self._seen: dict[bytes, tuple[int, int]] = {self._position(): (0, 0)}
         self._taken: tuple[tuple[Card, ...], tuple[int, ...]] = ((), ())
 
+    def copy(self) -> BeggarGame:
+        """An independent copy of this game as it stands (piles, table, seen positions).
+
+        Playing on the copy leaves this game as it is.
+        """
+        other = BeggarGame.__new__(BeggarGame)
+        other.__dict__.update(self.__dict__)
+        other.piles = [deque(p) for p in self.piles]
+        other.table = list(self.table)
+        other._laid_by = list(self._laid_by)
+        other._seen = dict(self._seen)
+        return other
+
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""

@@ -166,3 +166,22 @@ def test_records_with_and_without_log_agree(seed: str) -> None:
     played = [c for t in log for c in t["cards"]]
     assert set(played) <= set(dealt)
     assert sum(plain["final_counts"]) == 52
+
+
+@FAST
+@given(piles=ANY_DEAL, data=st.data())
+def test_a_copy_plays_on_alone(piles: list[list[Card]], data: st.DataObject) -> None:
+    game = BeggarGame(piles)
+    for _ in range(data.draw(st.integers(min_value=0, max_value=40))):
+        if game.over:
+            break
+        game.put_down()
+    before = ([list(p) for p in game.piles], list(game.table), game.cards_played, game.tricks)
+    copy = game.copy()
+    while not copy.over:
+        copy.put_down()
+    assert ([list(p) for p in game.piles], list(game.table), game.cards_played,
+            game.tricks) == before
+    while not game.over:
+        game.put_down()
+    assert summarize_beggar(game) == summarize_beggar(copy) == play_beggar_fast(piles)
