@@ -7,15 +7,17 @@ browser never mixes files of two releases.
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urljoin
 
 import pytest
 
-from cardwar.web.templating import module_url
+from cardwar.web.templating import STATIC_DIR, module_url
 
 from .helpers import create, finish, make_client, ws
 
+STATIC = STATIC_DIR / "play"
 IMPORT = re.compile(r'^\s*(?:import|export)\b[^;]*?from\s+"([^"]+)"|^\s*import\s+"([^"]+)"', re.M)
 
 
@@ -84,3 +86,30 @@ def test_a_module_is_served_under_any_version(client):
         r = client.get(f"/static/v/{version}/play/state.js")
         assert r.status_code == 200 and r.text == body
     assert client.get("/static/v/0123456789/play/nothing.js").status_code == 404
+
+
+def _typedef(module: str, name: str) -> tuple[set[str], set[str]]:
+    """The (required, optional) properties of the JSDoc ``@typedef {object} name``."""
+    text = (STATIC / module).read_text()
+    block = text.split(f"@typedef {{object}} {name}\n", 1)[1].split("*/", 1)[0]
+    props = re.findall(r"@property \{[^}]*\} (\[?)(\w+)", block)
+    return {p for opt, p in props if not opt}, {p for opt, p in props if opt}
+
+
+def _embedded(page: str, element_id: str) -> dict:
+    found = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>',
+                      page, re.S)
+    assert found, element_id
+    return dict(json.loads(found.group(1)))
+
+
+@pytest.mark.parametrize("locale", ["en", "pl"])
+def test_the_strings_and_settings_the_page_embeds_match_the_scripts_types(client, locale):
+    """words.js types every string the server sends (Strings), render.js the settings
+    (Config): a string added or renamed on one side only fails here, not in a browser."""
+    gid, secret = create(client)
+    page = client.get(f"/{locale}/g/{gid}", headers={"cookie": f"cw_{gid}={secret}"}).text
+    required, optional = _typedef("words.js", "Strings")
+    assert set(_embedded(page, "play-strings")) == required | optional
+    required, optional = _typedef("render.js", "Config")
+    assert required <= set(_embedded(page, "play-config"))
