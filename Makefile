@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck catalogs bench clean axe
+.PHONY: install run test lint typecheck jstypecheck jstest catalogs bench clean axe
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,8 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) catalogs
 
-# axe-core for the accessibility browser tests (package-lock.json pins it).
+# npm's tools, pinned by package-lock.json: axe-core for the accessibility
+# browser tests, TypeScript (and node's types) to type-check the game's modules.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
@@ -40,7 +41,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict cardwar
 
-test: install axe lint typecheck
+# The game page's ES modules (cardwar/web/static/play): tsc --checkJs, strict,
+# on their JSDoc types (and on their tests), then node's tests of the reducer.
+jstypecheck: axe
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tests/js/tsconfig.json
+
+jstest: axe
+	node --test --test-reporter=spec tests/js/
+
+test: install axe lint typecheck jstypecheck jstest
 	$(BIN)/python -m pytest
 
 bench: install

@@ -72,6 +72,7 @@ def local_config(tmp: Path, port: int, backends: tuple[int, int]) -> Path:
     text = swap(text, "server 127.0.0.1:8001 ", f"server 127.0.0.1:{backends[0]} ")
     text = swap(text, "server 127.0.0.1:8002 ", f"server 127.0.0.1:{backends[1]} ")
     text = swap(text, "alias /srv/cardwar/cardwar/web/static/;", f"alias {tmp}/static/;")
+    text = swap(text, "alias /srv/cardwar/cardwar/web/static/$1;", f"alias {tmp}/static/$1;")
     temp_paths = "".join(
         f"    {kind}_temp_path {tmp}/temp/{kind};\n"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -218,6 +219,11 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
             plain = client.get("/static/site.css")
             assert plain.headers["cache-control"] == "public, max-age=3600"
             assert client.get("/static/missing.css").status_code == 404
+            # ES modules: the version is in the path (module_url), any version
+            module = client.get("/static/v/0123abcd/site.css")
+            assert module.status_code == 200 and "color: black" in module.text
+            assert module.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert client.get("/static/v/0123abcd/missing.js").status_code == 404
 
             # /metrics is served to loopback.
             metrics = client.get("/metrics")
