@@ -39,7 +39,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check cardwar tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy cardwar/engine
+	$(BIN)/mypy --strict cardwar
 
 # The game page's ES modules (cardwar/web/static/play): tsc --checkJs, strict,
 # on their JSDoc types (and on their tests), then node's tests of the reducer.
