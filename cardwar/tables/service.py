@@ -25,8 +25,9 @@ from .cache import TableCache
 from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
-from .events import Event, FlipBy, Idle, seats_changed
+from .events import Event, FlipBy, Idle, ReactionKey, seats_changed
 from .presence import Presence
+from .reactions import Reactions
 from .records import GameStore, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .stacked import stacked_hands
@@ -56,7 +57,8 @@ class TableService:
             and ``testing_stacked_deck``.
 
     Attributes:
-        cache, clocks, presence, cluster: its parts (see the module docstring).
+        cache, clocks, presence, cluster, reactions: its parts (see the module
+            docstring).
     """
 
     def __init__(self, store: GameStore, bus: Bus, settings: Settings) -> None:
@@ -68,6 +70,7 @@ class TableService:
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get)
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
                                self._observe_status)
+        self.reactions = Reactions(bus)
         self._gauges: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -300,6 +303,22 @@ class TableService:
         secret = new_secret()
         await self.apply(game_id, lambda t: t.relink(seat, hash_secret(secret)))
         return secret
+
+    async def react(self, game_id: str, seat: int | None, key: ReactionKey,
+                    connection: object = None) -> None:
+        """Show ``seat``'s reaction (None: a spectator's) to the table
+        (:meth:`Reactions.react`).
+
+        Raises:
+            TableError: ``no_game``, ``not_seated`` (``seat`` is not a human's),
+                ``too_many_reactions``.
+        """
+        table = await self.get(game_id)
+        if table is None:
+            raise TableError(ErrorCode.NO_GAME)
+        if seat is not None and table.record.seats[seat].kind != "human":
+            raise TableError(ErrorCode.NOT_SEATED)
+        await self.reactions.react(game_id, seat, key, connection)
 
     # -- what pages are sent -----------------------------------------------------
     def message(self, table: Table, viewer: int | None,

@@ -5,7 +5,8 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 * ``POST /{locale}/play`` - form ``variant, players, seat1..seat3 (friend|computer),
   face_down, nickname`` -> 303 to ``/{locale}/g/{id}``; sets the seat cookie.
 * ``GET /{locale}/play?variant=peace`` -> 303 to the variant page's form.
-* ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language.
+* ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language;
+  ``GET /g/{id}/replay`` the same for the replay (the shared result links it).
 * ``GET /{locale}/g/{id}`` - the game page (lobby, table, end screen).
 * ``POST /{locale}/g/{id}/join`` - form ``nickname`` -> 303 back; sets the seat cookie
   (refused: back with ``?error=nickname``, ``taken`` or ``full``).
@@ -13,7 +14,7 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 * ``WS /ws/g/{id}[?since=N]`` - live play, served by :mod:`cardwar.web.socket`
   (catch-up from event ``N``, heartbeats, rate limits). Client -> server
   messages are validated by :mod:`cardwar.web.protocol` (``flip``, ``auto``,
-  ``start``, ``hand_over``, ``ping``, ``pong``). Server -> client: messages
+  ``start``, ``hand_over``, ``react``, ``ping``, ``pong``). Server -> client: messages
   built by :func:`cardwar.tables.view_message` only (``state`` or the missed
   events first, then numbered events; ``error`` frames ``{"type": "error",
   "code": ...}``).
@@ -114,6 +115,14 @@ async def shared_link(request: Request, game_id: str) -> Response:
                             headers={"Vary": "Accept-Language"})
 
 
+@router.get("/g/{game_id}/replay", include_in_schema=False)
+async def shared_replay(request: Request, game_id: str) -> Response:
+    """A shared replay link: the replay in the visitor's own language."""
+    locale = negotiate(request.headers.get("accept-language"))
+    return RedirectResponse(f"/{locale}/g/{game_id}/replay", status_code=307,
+                            headers={"Vary": "Accept-Language"})
+
+
 @router.get("/g/{game_id}/qr.svg", include_in_schema=False)
 async def qr_code(request: Request, game_id: str) -> Response:
     """The shared link as an SVG QR code."""
@@ -150,6 +159,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         "flip_timeout": service(request).settings.flip_timeout,
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
+        "share": f"{link}/replay",
     }
     response = render(
         request, "play/game.html", locale, page=page_of(table.variant),

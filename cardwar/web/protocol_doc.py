@@ -20,11 +20,12 @@ from pydantic import BaseModel
 from cardwar.tables.errors import ERROR_DOCS, SERVER_ONLY_ERRORS, ErrorCode
 from cardwar.tables.events import EVENTS, browser_keys
 
-from .protocol import MAX_MESSAGE, Auto, Flip, HandOver, Ping, Pong, Start
+from .protocol import MAX_MESSAGE, Auto, Flip, HandOver, Ping, Pong, React, Start
 
 PROTOCOL_PATH = Path(__file__).resolve().parents[2] / "PROTOCOL.md"
 #: What a page may send, in the order of the docs.
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Flip, Auto, Start, HandOver, Ping, Pong)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Flip, Auto, Start, HandOver, React, Ping,
+                                                 Pong)
 
 
 def _type_name(annotation: object) -> str:

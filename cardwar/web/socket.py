@@ -19,7 +19,8 @@ heartbeats is closed (code 4000). Pages answer with ``pong``.
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. Flips are
 rate-limited per connection (:data:`FLIP_RATE`), all messages too
-(:data:`MESSAGE_RATE`).
+(:data:`MESSAGE_RATE`); reactions per seat or spectator connection
+(:mod:`cardwar.tables.reactions`).
 
 Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
 was handed to the computer or its secret replaced (the page reloads).
@@ -46,6 +47,7 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    React,
     Start,
     parse_message,
 )
@@ -187,6 +189,12 @@ class Connection:
         if isinstance(msg, Ping):
             await self.send(table, {"type": "pong", "seq": None})
             return
+        if isinstance(msg, React) and self.seat is None:  # spectators react too
+            try:
+                await self.service.react(self.game_id, None, msg.key, connection=id(self))
+            except TableError as exc:
+                await self.error(table, exc.code)
+            return
         if self.seat is None or not self._still_mine(table):
             await self.error(table, "not_seated")
             return
@@ -202,6 +210,8 @@ class Connection:
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):
                 await self.service.hand_over(self.game_id, self.seat, msg.seat)
+            elif isinstance(msg, React):
+                await self.service.react(self.game_id, self.seat, msg.key)
         except TableError as exc:
             await self.error(table, exc.code)
 
