@@ -21,6 +21,7 @@ from cardwar.bus import Bus
 
 from .errors import ErrorCode, TableError
 from .events import Reaction, ReactionKey
+from .table import Table
 
 #: Reactions one seat (or one spectator connection) may send: (count, per seconds).
 REACTION_RATE = (3, 6.0)
@@ -55,21 +56,24 @@ class Reactions:
         for sender in [s for s, b in self._buckets.items() if b.has_capacity(count)]:
             del self._buckets[sender]
 
-    async def react(self, game_id: str, seat: int | None, key: ReactionKey,
+    async def react(self, table: Table, seat: int | None, key: ReactionKey,
                     connection: Hashable = None) -> None:
-        """Publish ``seat``'s reaction ``key`` to every page of ``game_id``.
+        """Publish ``seat``'s reaction ``key`` to every page of ``table``'s game.
 
         Args:
-            game_id: the game.
-            seat: the sender's seat (a human's; the caller checks it), or None
-                for a spectator.
+            table: the game's table.
+            seat: the sender's seat (a human's), or None for a spectator.
             key: one of :data:`~cardwar.tables.events.REACTIONS` (validated
                 by the caller's protocol).
             connection: identifies a spectator's connection (its own bucket).
 
         Raises:
-            TableError: ``too_many_reactions`` beyond :data:`REACTION_RATE`.
+            TableError: ``not_seated`` (``seat`` is not a human's),
+                ``too_many_reactions`` beyond :data:`REACTION_RATE`.
         """
+        game_id = table.id
+        if seat is not None and table.record.seats[seat].kind != "human":
+            raise TableError(ErrorCode.NOT_SEATED)
         sender: Hashable = (game_id, seat) if seat is not None else (game_id, None, connection)
         bucket = self._bucket(sender)
         if not bucket.has_capacity():

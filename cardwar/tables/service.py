@@ -25,7 +25,8 @@ from .cache import TableCache
 from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
-from .events import Event, FlipBy, Idle, ReactionKey, seats_changed
+from .events import Event, FlipBy, Idle, seats_changed
+from .listing import OpenTables
 from .presence import Presence
 from .reactions import Reactions
 from .records import GameStore, StaleWriteError, StoredEvent
@@ -71,6 +72,7 @@ class TableService:
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
                                self._observe_status)
         self.reactions = Reactions(bus)
+        self.open_tables = OpenTables(store, bus, settings)
         self._gauges: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -114,10 +116,13 @@ class TableService:
         nickname: str,
         creator_seat: int = 0,
         reserved: dict[int, str] | None = None,
+        public: bool = False,
+        locale: str = "en",
     ) -> tuple[Table, str]:
         """Create a game with the creator in ``creator_seat``; return (table,
-        creator's secret). ``reserved``: seats kept for a rematch's players
-        (see :meth:`Table.new`).
+        creator's secret). ``reserved``: seats kept for a rematch's players;
+        ``public``: listed on the open tables page; ``locale``: the creator's
+        language (see :meth:`Table.new`).
 
         The deal is a fresh seed (or the stacked deck when
         ``settings.testing_stacked_deck`` is true).
@@ -135,10 +140,11 @@ class TableService:
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
-                          reserved=reserved, **deal)
+                          reserved=reserved, public=public, locale=locale, **deal)
         events = table.take_outbox()
         await self.store.create(table.record, [stored(e) for e in events])
         self.cache.put(table)
+        await self.open_tables.changed(table)
         return table, secret
 
     async def apply(self, game_id: str, action: Callable[[Table], T],
@@ -224,6 +230,8 @@ class TableService:
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
             self._observe_status(event)
+        if events:
+            await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
         if table.status == "playing" and kinds & {"started", "battle"}:
             self.clocks.arm_round(table)
@@ -303,22 +311,6 @@ class TableService:
         secret = new_secret()
         await self.apply(game_id, lambda t: t.relink(seat, hash_secret(secret)))
         return secret
-
-    async def react(self, game_id: str, seat: int | None, key: ReactionKey,
-                    connection: object = None) -> None:
-        """Show ``seat``'s reaction (None: a spectator's) to the table
-        (:meth:`Reactions.react`).
-
-        Raises:
-            TableError: ``no_game``, ``not_seated`` (``seat`` is not a human's),
-                ``too_many_reactions``.
-        """
-        table = await self.get(game_id)
-        if table is None:
-            raise TableError(ErrorCode.NO_GAME)
-        if seat is not None and table.record.seats[seat].kind != "human":
-            raise TableError(ErrorCode.NOT_SEATED)
-        await self.reactions.react(game_id, seat, key, connection)
 
     # -- what pages are sent -----------------------------------------------------
     def message(self, table: Table, viewer: int | None,

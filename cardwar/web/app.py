@@ -14,7 +14,7 @@ from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
 
-from . import pages, play, rooms, security
+from . import listing, pages, play, rooms, security
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
@@ -49,7 +49,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ``settings`` defaults to ``Settings()`` (``CARDWAR_*`` environment) and
     is kept on ``app.state.settings``. Routes, in order: ``/healthz``,
     ``/static``, online play (:data:`cardwar.web.play.router`, then
-    :data:`cardwar.web.rooms.router`), ``/metrics``, then the locale pages
+    :data:`cardwar.web.rooms.router` and the open tables,
+    :data:`cardwar.web.listing.router`), ``/metrics``, then the locale pages
     (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other path is an
     HTML 404 page.
     """
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.system_router)
     app.include_router(play.router)
     app.include_router(rooms.router)
+    app.include_router(listing.router)  # before the pages' "/{locale}/{slug}"
     # before the pages router: its "/{locale}" catch-all would take /metrics
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     app.include_router(pages.router)

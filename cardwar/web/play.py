@@ -3,7 +3,8 @@
 Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 
 * ``POST /{locale}/play`` - form ``variant, players, seat1..seat3 (friend|computer),
-  face_down, nickname`` -> 303 to ``/{locale}/g/{id}``; sets the seat cookie.
+  face_down, nickname, public`` -> 303 to ``/{locale}/g/{id}``; sets the seat
+  cookie (``public``: list it on the open tables page, :mod:`cardwar.web.listing`).
 * ``GET /{locale}/play?variant=peace`` -> 303 to the variant page's form.
 * ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language;
   ``GET /g/{id}/replay`` the same for the replay (the shared result links it).
@@ -82,8 +83,10 @@ async def create_game(
     seat3: str = Form("friend"),
     face_down: int | None = Form(None),
     nickname: str = Form(""),
+    public: str = Form(""),
 ) -> Response:
-    """Create a game from the start form; the creator sits in seat 0."""
+    """Create a game from the start form; the creator sits in seat 0. A ticked
+    ``public`` lists it on the open tables page; ``locale`` is the creator's language."""
     check_locale(locale)
     if not same_origin(request.headers):
         raise forbidden()
@@ -99,7 +102,8 @@ async def create_game(
                                 start_nickname=form_echo(nickname))
     try:
         table, secret = await service(request).create(
-            variant, players, face_down=face_down, computers=computers, nickname=name)
+            variant, players, face_down=face_down, computers=computers, nickname=name,
+            public=bool(public), locale=locale)
     except (OptionError, ValueError) as exc:
         raise StarletteHTTPException(400, str(exc)) from None
     response = RedirectResponse(f"/{locale}/g/{table.id}", status_code=303)

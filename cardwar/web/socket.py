@@ -191,7 +191,7 @@ class Connection:
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
-                await self.service.react(self.game_id, None, msg.key, connection=id(self))
+                await self.service.reactions.react(table, None, msg.key, connection=id(self))
             except TableError as exc:
                 await self.error(table, exc.code)
             return
@@ -211,7 +211,7 @@ class Connection:
             elif isinstance(msg, HandOver):
                 await self.service.hand_over(self.game_id, self.seat, msg.seat)
             elif isinstance(msg, React):
-                await self.service.react(self.game_id, self.seat, msg.key)
+                await self.service.reactions.react(table, self.seat, msg.key)
         except TableError as exc:
             await self.error(table, exc.code)
 

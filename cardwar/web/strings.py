@@ -12,7 +12,7 @@ from typing import Any
 
 from babel import Locale
 
-from cardwar.engine import PEACE
+from cardwar.engine import PEACE, VARIANTS
 from cardwar.tables.events import REACTIONS
 
 from . import i18n
@@ -225,3 +225,35 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
         "share_replay": _("Watch the replay:"),
         "share_copied": _("Copied: paste it wherever you like."),
     }
+
+
+def listing_strings(locale: str) -> dict[str, Any]:
+    """Every string the open tables page's script shows, in ``locale``
+    (placeholders in braces, plurals by CLDR category as in :func:`client_strings`)."""
+    token = i18n.current_locale.set(locale)
+    try:
+        _ = i18n.gettext
+        ngettext = i18n.ngettext
+        return {
+            "variants": {name: _(page_of(name).title) for name in VARIANTS},
+            "languages": dict(i18n.LANGUAGE_NAMES),
+            "count": _plural(lambda n: ngettext(
+                "{count} open table", "{count} open tables", n), locale),
+            "none": _("No open table right now."),
+            # TRANSLATORS: how full an open table is, e.g. "1 of 2 players"
+            "players": _plural(lambda n: ngettext(
+                "{seated} of {count} player", "{seated} of {count} players", n), locale),
+            "free": _plural(lambda n: ngettext(
+                "{count} free seat", "{count} free seats", n), locale),
+            "new": _("just opened"),
+            "waiting": _plural(lambda n: ngettext(
+                "waiting for {count} minute", "waiting for {count} minutes", n), locale),
+            "join": _("Join"),
+            # TRANSLATORS: the join button's full name for screen readers, e.g.
+            # "Join this game of Peace (Italiano)"
+            "join_label": _("Join this game of {game} ({language})"),
+            "connecting": _("Connecting…"),
+            "reconnecting": _("The connection was lost. Reconnecting…"),
+        }
+    finally:
+        i18n.current_locale.reset(token)

@@ -153,3 +153,27 @@ describe("the shared result", () => {
       "A draw after 1,000 battles.");
   });
 });
+
+describe("the open tables list", async () => {
+  const { applyListing } = await import("../../cardwar/web/static/play/tables.js");
+  /** @param {string} id @param {number} waiting @param {number} [expires] */
+  const table = (id, waiting, expires = 600) => ({ id, variant: "peace", players: 2, seated: 1,
+    free: 1, locale: "it", waiting, expires });
+  it("lists the newest first, follows changes, and drops a table once its time is up", () => {
+    let list = applyListing([], { type: "tables", seq: null,
+      tables: [table("old", 300), table("new", 10, 5)] }, NOW);
+    assert.deepEqual(list.map((t) => t.id), ["new", "old"]);
+    assert.equal(list[1].since, NOW - 300_000);
+    list = applyListing(list, { type: "listed", seq: null, table: { ...table("old", 301), free: 2 } },
+      NOW + 1000);
+    assert.deepEqual(list.map((t) => [t.id, t.free]), [["new", 1], ["old", 2]]);
+    list = applyListing(list, { type: "listed", seq: null, table: table("newest", 0) }, NOW + 1000);
+    assert.deepEqual(list.map((t) => t.id), ["newest", "new", "old"]);
+    const same = applyListing(list, { type: "unlisted", seq: null, id: "nope" }, NOW + 1000);
+    assert.equal(same, list);
+    list = applyListing(list, { type: "unlisted", seq: null, id: "old" }, NOW + 1000);
+    assert.deepEqual(list.map((t) => t.id), ["newest", "new"]);
+    list = applyListing(list, { type: "local:tick" }, NOW + 5000);  // "new" expires
+    assert.deepEqual(list.map((t) => t.id), ["newest"]);
+  });
+});

@@ -7,6 +7,8 @@
 /** @typedef {import("./messages.js").Game} Game */
 
 /** @typedef {Record<string, string>} PluralForms  a text per CLDR category (one, few, many…) */
+/** @typedef {{emoji: string, text: string}} ReactionWords  a reaction's emoji ("" for a
+ *   phrase) and its words (what an emoji means, for screen readers) */
 
 /**
  * Every string the game and replay pages show; `{name}`-style placeholders.
@@ -76,8 +78,7 @@
  * @property {Record<string, string>} ranks
  * @property {Record<string, string>} suits
  * @property {Record<string, string>} errors  error code -> text
- * @property {Record<string, {emoji: string, text: string}>} reactions  each preset
- *   reaction: its emoji ("" for a phrase) and its words (what an emoji means)
+ * @property {Record<string, ReactionWords>} reactions  each preset reaction
  * @property {string} react
  * @property {string} spectators_react
  * @property {string} reaction_from
