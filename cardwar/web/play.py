@@ -44,6 +44,7 @@ from cardwar.tables.rematch import known_rematch
 from . import socket
 from .i18n import negotiate
 from .pages import variant_response
+from .previews import game_preview
 from .rooms import device_link
 from .seats import (
     check_locale,
@@ -171,7 +172,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         link=link, variant=table.variant, active=table.variant.name,
         strings_json=json_script(client_strings(locale, table.variant.name)),
         config_json=json_script(config),
-        show_alternates=False,
+        show_alternates=False, preview=game_preview(request, table),
         device_link=device_link(request, locale, game_id, secret) if seat is not None and secret
         else None,
     )
