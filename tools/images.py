@@ -176,9 +176,9 @@ def images() -> dict[str, Image.Image]:
 
 
 def png(image: Image.Image) -> bytes:
-    """``image`` as a small PNG (a palette of 256 colours where that loses nothing visible)."""
-    quantized = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE) \
-        if image.mode == "RGB" else image
+    """``image`` as a small PNG: a palette of 256 colours (with transparency), which
+    loses nothing visible on these flat drawings."""
+    quantized = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     quantized.save(out, "PNG", optimize=True)
     return out.getvalue()

@@ -7,7 +7,9 @@ Routes:
 * ``WS /ws/tables`` - the live list: first ``tables`` (every open table),
   then ``listed`` and ``unlisted`` as tables open, fill, start or go, from
   every server process (:mod:`cardwar.tables.listing`, the bus), and a
-  ``ping`` every heartbeat. What the page sends is read and ignored.
+  ``ping`` every heartbeat. What the page sends is read and ignored (a page
+  that sends more than :data:`cardwar.web.socket.MESSAGE_RATE` allows is
+  disconnected, code 1008).
 
 Joining goes through the game page and its join form (the usual routes,
 with their checks and limits); nothing here creates or changes a game.
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 
+from aiolimiter import AsyncLimiter
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
@@ -26,6 +29,7 @@ from cardwar.bus import Subscription
 from cardwar.tables.listing import CHANNEL, Tables
 
 from .seats import check_locale, json_script, same_origin, service
+from .socket import MESSAGE_RATE, hit
 from .strings import listing_strings
 from .templating import render
 
@@ -78,8 +82,11 @@ async def _serve(ws: WebSocket) -> None:
             await ws.send_json(Tables(type="tables", seq=None,
                                       tables=await tables.open_tables.current()))
             tasks = [asyncio.create_task(forward(sub)), asyncio.create_task(beat())]
+            heard = AsyncLimiter(*MESSAGE_RATE)
             while (await ws.receive())["type"] != "websocket.disconnect":
-                pass
+                if not await hit(heard):
+                    await ws.close(code=1008)
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception:  # never let one connection take the server down

@@ -54,7 +54,7 @@ from .protocol import (
 
 log = logging.getLogger("cardwar.web.socket")
 
-__all__ = ["MAX_MESSAGE", "Connection", "serve"]
+__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "hit", "serve"]
 
 #: Most stored events sent again on a reconnection; beyond it, a full state.
 MAX_REPLAY = 200
@@ -65,7 +65,7 @@ MESSAGE_RATE = (60, 10.0)
 DEFAULT_HEARTBEAT = 20.0
 
 
-async def _hit(limiter: AsyncLimiter) -> bool:
+async def hit(limiter: AsyncLimiter) -> bool:
     """Take one message's room in ``limiter``; False (nothing taken) when it is full.
 
     A bucket per connection: no shared storage to scan and expire. With room
@@ -176,7 +176,7 @@ class Connection:
         table = await self.service.get(self.game_id)
         if table is None:
             return
-        if not await _hit(self._messages):
+        if not await hit(self._messages):
             await self.error(table, "rate_limited")
             return
         try:
@@ -200,7 +200,7 @@ class Connection:
             return
         try:
             if isinstance(msg, Flip):
-                if not await _hit(self._flips):
+                if not await hit(self._flips):
                     await self.error(table, "rate_limited")
                     return
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)

@@ -250,7 +250,7 @@ def test_the_site_installs_as_an_app_and_works_offline(browser, social_server):
     # a profile on disk: Chromium never offers to install from an incognito one
     with tempfile.TemporaryDirectory() as profile:
         ctx = browser.browser_type.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE")
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, locale="de-DE", bypass_csp=True)
         try:
             page = ctx.new_page()
             page.goto(f"{social_server}/de/")
@@ -260,8 +260,9 @@ def test_the_site_installs_as_an_app_and_works_offline(browser, social_server):
             assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
             manifest = cdp.send("Page.getAppManifest")
             assert manifest["errors"] == [] and manifest["url"].endswith("/de/manifest.webmanifest")
-            page.goto(f"{social_server}/de/peace")  # a reload would bypass the worker
-            assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+            page.wait_for_function("Boolean(navigator.serviceWorker.controller)")  # claimed
+            page.goto(f"{social_server}/de/peace")  # (a reload would bypass the worker)
+            page.wait_for_function("Boolean(navigator.serviceWorker.controller)")
             ctx.set_offline(True)
             page.goto(f"{social_server}/it/war")
             assert page.locator("h1").inner_text() == "Sei offline"

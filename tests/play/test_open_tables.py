@@ -9,8 +9,9 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from cardwar.web.i18n import LOCALES
+from cardwar.web.socket import MESSAGE_RATE
 
-from .helpers import ORIGIN, create, join, make_client, until
+from .helpers import ORIGIN, create, join, make_client, receive, until
 
 
 @pytest.fixture
@@ -66,3 +67,13 @@ def test_the_socket_refuses_other_sites(client):
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(
             "/ws/tables", headers={"origin": "http://evil.example"}) as sock:
         sock.receive_json()
+
+
+def test_a_page_that_floods_the_socket_is_disconnected(client):
+    with client.websocket_connect("/ws/tables", headers=ORIGIN) as sock:
+        until(sock, "tables")
+        for _ in range(MESSAGE_RATE[0] + 1):
+            sock.send_json({"type": "pong"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(sock, 5)
+        assert closed.value.code == 1008
