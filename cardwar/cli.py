@@ -1,6 +1,8 @@
-"""The ``cardwar`` command: ``play``, ``simulate``, ``shuffle`` and ``serve``.
+"""The ``cardwar`` command: ``play``, ``simulate``, ``shuffle``, ``serve``, and
+for self-hosters ``migrate``, ``check`` and ``static`` (:mod:`cardwar.ops`).
 
-Bad input exits with status 2 and one line on stderr naming the problem.
+Bad input exits with status 2 and one line on stderr naming the problem;
+``check`` exits with 1 when something is wrong.
 """
 
 from __future__ import annotations
@@ -74,65 +76,12 @@ MAX_SIMULATED_GAMES = 1_000_000
 
 def _check_services(database: str, redis_url: str | None) -> None:
     """Raise UsageError (one line) when the database or Redis cannot be used."""
-    import asyncio
-
-    from .store.store import Store, async_url
+    from .ops import ServiceError, check_services
 
     try:
-        url = async_url(database)
-    except ValueError as exc:
-        raise UsageError(f"--database: {exc}") from None
-    shown = url.render_as_string(hide_password=True)
-
-    async def check_database() -> None:
-        store = Store(database)
-        try:
-            async with store.engine.connect() as conn:
-                await conn.exec_driver_sql("SELECT 1")
-        finally:
-            await store.close()
-
-    async def check_redis(url: str) -> None:
-        import redis.asyncio as aioredis
-
-        client = aioredis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
-        try:
-            await client.ping()
-        finally:
-            await client.aclose()
-
-    try:
-        asyncio.run(asyncio.wait_for(check_database(), 15))
-    except Exception as exc:  # noqa: BLE001 - any failure: one line, exit 2
-        raise UsageError(f"cannot use the database {shown}: {_first_line(exc)}") from None
-    if redis_url:
-        try:
-            asyncio.run(asyncio.wait_for(check_redis(redis_url), 10))
-        except Exception as exc:  # noqa: BLE001
-            raise UsageError(f"cannot reach Redis at {_hide_password(redis_url)}: "
-                             f"{_first_line(exc)}") from None
-
-
-def _hide_password(url: str) -> str:
-    """``url`` with its password, if any, shown as ``***``."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url
-    if not password:
-        return url
-    user, _, host = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))
-
-
-def _first_line(exc: BaseException) -> str:
-    """The first line of ``exc``'s message, without SQLAlchemy's ``(driver.Error)`` prefix."""
-    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return re.sub(r"^\([\w.]+\) ", "", lines[0]) if lines else type(exc).__name__
+        check_services(database, redis_url)
+    except ServiceError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _check_bind(host: str, port: int) -> None:
@@ -183,6 +132,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
+
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
+
+    check = sub.add_parser("check", help="check settings, database, Redis, catalogs and "
+                                         "directories (exit 1 on any problem)")
+    check.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
+    check.add_argument("--redis", default=None, help="Redis URL, for several processes")
+
+    static = sub.add_parser("static", help="copy the static files for nginx, kept per version")
+    static.add_argument("directory", help="nginx's root for /static/, e.g. /srv/cardwar/static")
     return p
 
 
@@ -298,18 +258,34 @@ def _tune_runtime() -> None:
     sys.setswitchinterval(0.0005)
 
 
+def _overrides(args: argparse.Namespace) -> dict[str, str]:
+    """The settings given as flags (``--database``, ``--redis``) rather than in the environment."""
+    names = ("database", "redis")
+    return {k: v for k in names if (v := getattr(args, k, None))}
+
+
+def _ops(call: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a :mod:`cardwar.ops` function; its one-line problems exit with status 2."""
+    from .ops import ServiceError
+
+    try:
+        return call(*args, **kwargs)
+    except ServiceError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
+    from . import ops
     from .obs.logs import configure_logging, logging_config
-    from .settings import Settings
     from .web.app import create_app
 
     _check_bind(args.host, args.port)
-    overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
     # The stacked test deck is for tests only: `serve` never enables it.
-    settings = Settings(**overrides, testing_stacked_deck=False)
+    settings = _ops(ops.load_settings, **_overrides(args), testing_stacked_deck=False)
     _check_services(settings.database, settings.redis)
+    _ops(ops.check_catalogs)
     configure_logging("INFO")
     _tune_runtime()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
@@ -317,8 +293,42 @@ def _serve(args: argparse.Namespace) -> None:
                 ws_per_message_deflate=WS_DEFLATE)
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from . import ops
+
+    settings = _ops(ops.load_settings, **_overrides(args))
+    try:
+        print(_ops(ops.migrate, settings.database))
+    except RuntimeError as exc:  # a migration that failed: one line, status 1
+        print(f"cardwar: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .ops import run_checks
+
+    findings = run_checks(**_overrides(args))
+    for finding in findings:
+        print(finding.line())
+    return 0 if all(f.ok for f in findings) else 1
+
+
+def _static(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from .ops import collect_static
+
+    try:
+        print(collect_static(Path(args.directory)))
+    except OSError as exc:
+        raise UsageError(f"cannot write the static files in {args.directory}: "
+                         f"{exc.strerror or exc}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 2 bad input)."""
+    """Run the command line; return the exit status: 0 ok, 2 bad input, 1 a problem
+    found by `check`, a failed migration or output that cannot be written."""
     try:
         args = _parser().parse_args(argv)
         for name in ("seed", "deck", "hands"):
@@ -328,10 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     value.encode("utf-8")
                 except UnicodeEncodeError:
                     raise UsageError(f"--{name} is not valid UTF-8 text") from None
-        {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve}[
-            args.command
-        ](args)
+        status = {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve,
+                  "migrate": _migrate, "check": _check, "static": _static}[args.command](args)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        if status:
+            return int(status)
     except (UsageError, CardError, OptionError, ValueError) as exc:
         print(f"cardwar: error: {exc}", file=sys.stderr)
         return 2

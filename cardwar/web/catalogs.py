@@ -1,0 +1,86 @@
+"""Are the compiled catalogs there, and do they say what their ``.po`` says?
+
+Every way of installing cardwar compiles each
+``cardwar/locales/<locale>/LC_MESSAGES/<domain>.po`` into its ``.mo`` (the
+build step in setup.py; ``make catalogs`` in a checkout). A site whose
+``.mo`` files are missing or stale would quietly show English, so
+``cardwar serve`` refuses to start and ``cardwar check`` reports them.
+
+The comparison is by content: the messages a ``.mo`` holds against the
+messages its ``.po`` compiles to (what ``pybabel compile`` keeps: translated
+entries, fuzzy ones left out), and the plural rule. File times are not used:
+pip does not keep them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from .i18n import DOMAINS, LOCALE_DIR, LOCALES
+
+
+def _key(value: Any) -> Any:
+    """A message id or string as a hashable, comparable value (plurals are lists)."""
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def _messages(catalog: Catalog, *, compiled: bool) -> dict[tuple[Any, Any], Any]:
+    """``{(context, id): string}`` of the entries a ``.mo`` holds, or for a ``.po``
+    would hold once compiled: translated, not fuzzy, and an empty plural form
+    filled with the English one (as Babel's ``write_mo`` does)."""
+    found = {}
+    for m in catalog:
+        if not m.id or not (compiled or (m.string and not m.fuzzy)):
+            continue
+        string = m.string
+        if not compiled and isinstance(string, list | tuple):
+            string = [s or m.id[min(i, 1)] for i, s in enumerate(string)]
+        found[(m.context, _key(m.id))] = _key(string)
+    return found
+
+
+def catalog_problem(locale: str, domain: str, locale_dir: Path = LOCALE_DIR) -> str | None:
+    """What is wrong with ``locale``'s ``domain`` catalog, or None when its ``.mo``
+    matches its ``.po``.
+
+    Returns a short text such as ``"pl/play.mo is missing"`` or
+    ``"de/messages.mo does not match its .po (3 messages differ)"``.
+    """
+    po = locale_dir / locale / "LC_MESSAGES" / f"{domain}.po"
+    mo = po.with_suffix(".mo")
+    name = f"{locale}/{domain}"
+    if not po.is_file():
+        return f"{name}.po is missing"
+    if not mo.is_file():
+        return f"{name}.mo is missing"
+    try:
+        with po.open("rb") as fh:
+            source = read_po(fh, locale=locale, domain=domain)
+        with mo.open("rb") as fh:
+            compiled = read_mo(fh)
+    except Exception as exc:  # noqa: BLE001 - unreadable or corrupt: say which
+        return f"{name} cannot be read: {exc}"
+    want, got = _messages(source, compiled=False), _messages(compiled, compiled=True)
+    if want != got:
+        differ = len(set(want.items()) ^ set(got.items()))
+        return f"{name}.mo does not match its .po ({differ} messages differ)"
+    if source.plural_forms != compiled.plural_forms:
+        return f"{name}.mo does not match its .po (plural rule)"
+    return None
+
+
+def catalog_problems(locale_dir: Path = LOCALE_DIR) -> list[str]:
+    """:func:`catalog_problem` for every locale and domain of the site; empty when
+    all are compiled and up to date."""
+    found = (catalog_problem(loc, dom, locale_dir) for loc in LOCALES for dom in DOMAINS)
+    return [p for p in found if p]
+
+
+def catalogs_summary() -> str:
+    """One line saying what was checked, e.g. ``"6 locales x 2 domains"``."""
+    return f"{len(LOCALES)} locales x {len(DOMAINS)} domains"
