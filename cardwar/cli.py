@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -140,6 +139,10 @@ def _parser() -> argparse.ArgumentParser:
                                          "directories (exit 1 on any problem)")
     check.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     check.add_argument("--redis", default=None, help="Redis URL, for several processes")
+    for command in (serve, migrate, check):
+        command.add_argument("--env-file", default=None, dest="env_file",
+                             help="read CARDWAR_* settings from this file too "
+                                  "(KEY=value lines; the environment wins)")
 
     static = sub.add_parser("static", help="copy the static files for nginx, kept per version")
     static.add_argument("directory", help="nginx's root for /static/, e.g. /srv/cardwar/static")
@@ -259,8 +262,8 @@ def _tune_runtime() -> None:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, str]:
-    """The settings given as flags (``--database``, ``--redis``) rather than in the environment."""
-    names = ("database", "redis")
+    """The settings given as flags (``--database``, ``--redis``, ``--env-file``)."""
+    names = ("database", "redis", "env_file")
     return {k: v for k in names if (v := getattr(args, k, None))}
 
 

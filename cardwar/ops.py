@@ -68,15 +68,23 @@ def first_line(exc: BaseException) -> str:
     return re.sub(r"^\([\w.]+\) ", "", lines[0]) if lines else type(exc).__name__
 
 
-def load_settings(**overrides: Any) -> Settings:
-    """``Settings`` from the ``CARDWAR_*`` environment, with ``overrides``.
+def load_settings(env_file: str | None = None, **overrides: Any) -> Settings:
+    """``Settings`` from the ``CARDWAR_*`` environment, then ``env_file`` (lines
+    ``CARDWAR_X=value``, ``#`` comments), with ``overrides`` (flags) first.
 
     Raises:
-        ServiceError: a value is not valid, e.g.
+        ServiceError: ``env_file`` cannot be read, or a value is not valid, e.g.
             ``"bad setting CARDWAR_FLIP_TIMEOUT: Input should be a valid number"``.
     """
+    if env_file is not None:
+        try:
+            with open(env_file, "rb"):
+                pass
+        except OSError as exc:
+            raise ServiceError(f"cannot read --env-file {env_file}: "
+                               f"{exc.strerror or exc}") from None
     try:
-        return Settings(**overrides)
+        return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
     except ValidationError as exc:
         problems = "; ".join(
             "CARDWAR_" + "_".join(str(part) for part in error["loc"]).upper()
@@ -90,10 +98,12 @@ def shown_database(url: str) -> str:
     Raises:
         ServiceError: not a SQLite or PostgreSQL URL (``--database: ...``).
     """
+    from urllib.parse import unquote
+
     from .store.store import async_url
 
     try:
-        return async_url(url).render_as_string(hide_password=True)
+        return unquote(async_url(url).render_as_string(hide_password=True))
     except ValueError as exc:
         raise ServiceError(f"--database: {exc}") from None
 
@@ -264,7 +274,7 @@ def check_directories(settings: Settings) -> str:
     return ", ".join(str(f) for f in folders) + " writable"
 
 
-def run_checks(**overrides: Any) -> list[Finding]:
+def run_checks(env_file: str | None = None, **overrides: Any) -> list[Finding]:
     """Every check of ``cardwar check``, in order; a check that cannot run
     because the settings are bad is reported as such."""
     findings: list[Finding] = []
@@ -276,11 +286,15 @@ def run_checks(**overrides: Any) -> list[Finding]:
             findings.append(Finding(name, False, str(exc)))
 
     try:
-        settings = load_settings(**overrides)
+        settings = load_settings(env_file, **overrides)
         shown = shown_database(settings.database)
     except ServiceError as exc:
         findings.append(Finding("settings", False, str(exc)))
-        findings.append(Finding("catalogs", False, "not checked: fix the settings first"))
+        findings += [Finding(name, False, "not checked: the settings are not usable")
+                     for name in ("database", "redis")]
+        add("catalogs", check_catalogs)
+        findings.append(Finding("directories", False, "not checked: the settings are not "
+                                                      "usable"))
         return findings
     redis = hide_password(settings.redis) if settings.redis else "none (one process)"
     findings.append(Finding("settings", True, f"database {shown}, Redis {redis}"))
