@@ -7,7 +7,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install install-dev run test lint typecheck catalogs bench clean axe locks
+.PHONY: install install-dev run test lint typecheck catalogs bench clean axe locks dist
 
 # What the site needs (requirements.lock), and cardwar itself, editable: its
 # build compiles the catalogs in place (setup.py).
@@ -56,6 +56,12 @@ test: install-dev axe lint typecheck
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+# The release: the sdist (dist/cardwar-<version>.tar.gz, the tarball that
+# deploy/README.md installs) and the wheel, built with the locked setuptools and Babel.
+dist: $(DEV_STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
 
 # Re-resolve both locks after a change to the dependencies in pyproject.toml
 # (pins already in the locks are kept unless they must move).

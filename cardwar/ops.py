@@ -242,15 +242,18 @@ def check_catalogs() -> str:
     return f"{catalogs_summary()}, each compiled and matching its .po"
 
 
-def _writable(folder: Path) -> None:
-    """Raise ServiceError unless a file can be created in ``folder``."""
+def _unwritable(folder: Path) -> str | None:
+    """Why no file can be created in ``folder``, or None when one can."""
+    if not folder.exists():
+        return f"{folder} does not exist"
     if not folder.is_dir():
-        raise ServiceError(f"{folder} is not a directory")
+        return f"{folder} is not a directory"
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as exc:
-        raise ServiceError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+        return f"cannot write in {folder}: {exc.strerror or exc}"
+    return None
 
 
 def check_directories(settings: Settings) -> str:
@@ -267,8 +270,9 @@ def check_directories(settings: Settings) -> str:
     metrics = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if metrics:
         folders.append(Path(metrics))
-    for folder in folders:
-        _writable(folder)
+    problems = [p for p in map(_unwritable, folders) if p]
+    if problems:
+        raise ServiceError("; ".join(problems))
     if not folders:
         return "none to write in (database on PostgreSQL, metrics kept in memory)"
     return ", ".join(str(f) for f in folders) + " writable"

@@ -44,14 +44,14 @@ def _messages(catalog: Catalog, *, compiled: bool) -> dict[tuple[Any, Any], Any]
     return found
 
 
-def catalog_problem(locale: str, domain: str, locale_dir: Path = LOCALE_DIR) -> str | None:
-    """What is wrong with ``locale``'s ``domain`` catalog, or None when its ``.mo``
-    matches its ``.po``.
+def catalog_problem(locale: str, domain: str, locale_dir: Path | None = None) -> str | None:
+    """What is wrong with ``locale``'s ``domain`` catalog (in ``locale_dir``, by
+    default the package's), or None when its ``.mo`` matches its ``.po``.
 
     Returns a short text such as ``"pl/play.mo is missing"`` or
     ``"de/messages.mo does not match its .po (3 messages differ)"``.
     """
-    po = locale_dir / locale / "LC_MESSAGES" / f"{domain}.po"
+    po = (locale_dir or LOCALE_DIR) / locale / "LC_MESSAGES" / f"{domain}.po"
     mo = po.with_suffix(".mo")
     name = f"{locale}/{domain}"
     if not po.is_file():
@@ -74,7 +74,7 @@ def catalog_problem(locale: str, domain: str, locale_dir: Path = LOCALE_DIR) -> 
     return None
 
 
-def catalog_problems(locale_dir: Path = LOCALE_DIR) -> list[str]:
+def catalog_problems(locale_dir: Path | None = None) -> list[str]:
     """:func:`catalog_problem` for every locale and domain of the site; empty when
     all are compiled and up to date."""
     found = (catalog_problem(loc, dom, locale_dir) for loc in LOCALES for dom in DOMAINS)
