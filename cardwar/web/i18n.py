@@ -2,8 +2,9 @@
 
 Every request sets :data:`current_locale`; the module-level :func:`gettext`,
 :func:`ngettext` and :func:`pgettext` translate into it. Catalogs live in
-``cardwar/locales/<locale>/LC_MESSAGES/<domain>.mo`` (compiled from ``.po``
-by ``make catalogs``); the domains ``messages`` (site) and ``play`` (online
+``cardwar/locales/<locale>/LC_MESSAGES/<domain>.mo``, compiled from the
+``.po`` by every install (setup.py; ``make catalogs`` after editing a ``.po``,
+checked by :mod:`cardwar.web.catalogs`); the domains ``messages`` (site) and ``play`` (online
 play) are merged into one :class:`babel.support.Translations` per locale.
 """
 

@@ -152,8 +152,14 @@ class Run:
                               capture_output=True, text=True, timeout=120,
                               cwd=f"{self.t}/srv/cardwar")
 
-    def access_log(self) -> str:
-        return (self.t / "var/log/nginx/cardwar.access.log").read_text()
+    def access_log(self, until: str = "") -> str:
+        """nginx's access log, once it has ``until`` (nginx writes a line just after
+        the response: wait up to 10 s)."""
+        path = self.t / "var/log/nginx/cardwar.access.log"
+        deadline = time.monotonic() + 10
+        while until not in (text := path.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return text
 
     def upgrade_tarball(self) -> None:
         """The release repacked as version ``self.upgrade``, with a changed style sheet."""
@@ -252,6 +258,8 @@ def check_game_across_processes(run: Run) -> None:
     assert ann.battles == bob.battles and sorted(ann.battles) == list(range(1, 10))
     for p in (ann, bob):
         p.close()
+    run.access_log(until=f'"uri":"/ws/g/{gid}","status":101')
+    time.sleep(0.5)  # the last sockets' lines
     upstreams = {re.search(r'"upstream":"([^"]*)"', line).group(1)
                  for line in run.access_log().splitlines() if f"/ws/g/{gid}" in line}
     assert {f"127.0.0.1:{run.p1}", f"127.0.0.1:{run.p2}"} <= upstreams, upstreams
@@ -291,7 +299,7 @@ def check_no_seat_key_in_access_log(run: Run) -> None:
     gid, secret = create_game(run.base)
     r = httpx.get(f"{run.base}/en/g/{gid}/continue/{secret}")
     assert r.status_code in (302, 303, 307), r.status_code
-    log = run.access_log()
+    log = run.access_log(until=f"/en/g/{gid}/continue/-")
     assert f"/en/g/{gid}/continue/-" in log
     assert secret not in log
 
