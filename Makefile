@@ -7,7 +7,8 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install install-dev run test lint typecheck catalogs bench clean axe locks dist
+.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs bench clean \
+	axe locks dist
 
 # What the site needs (requirements.lock), and cardwar itself, editable: its
 # build compiles the catalogs in place (setup.py).
@@ -27,7 +28,8 @@ install: $(STAMP) catalogs
 
 install-dev: $(DEV_STAMP) catalogs
 
-# axe-core for the accessibility browser tests (package-lock.json pins it).
+# npm's tools, pinned by package-lock.json: axe-core for the accessibility
+# browser tests, TypeScript (and node's types) to type-check the game's modules.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
@@ -51,7 +53,16 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy cardwar/engine
 
-test: install-dev axe lint typecheck
+# The game page's ES modules (cardwar/web/static/play): tsc --checkJs, strict,
+# on their JSDoc types (and on their tests), then node's tests of the reducer.
+jstypecheck: axe
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tests/js/tsconfig.json
+
+jstest: axe
+	node --test --test-reporter=spec tests/js/
+
+test: install-dev axe lint typecheck jstypecheck jstest
 	$(BIN)/python -m pytest
 
 bench: install

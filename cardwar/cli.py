@@ -1,5 +1,5 @@
 """The ``cardwar`` command: ``play``, ``simulate``, ``shuffle``, ``serve``, and
-for self-hosters ``migrate``, ``check`` and ``static`` (:mod:`cardwar.ops`).
+for self-hosters ``migrate``, ``check`` and ``static`` (:mod:`cardwar.cli_ops`).
 
 Bad input exits with status 2 and one line on stderr naming the problem;
 ``check`` exits with 1 when something is wrong.
@@ -13,21 +13,33 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
+from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
+from .cli_text import describe, log_lines
 from .engine import (
+    BeggarSetup,
+    Card,
     CardError,
     OptionError,
     Setup,
+    beggar_json,
     cards_text,
     commitment,
     game_json,
     get_variant,
+    parse_beggar_hands,
     parse_cards,
     parse_hands,
     shuffled_deck,
     simulate,
+    simulate_beggar,
 )
+from .engine.beggar import NAME as BEGGAR
+from .engine.beggar import check_players as check_beggar_players
+
+#: Every ``--variant``: the battle games of RULES.md 2, then Beggar-my-neighbour (10).
+VARIANT_CHOICES = ["peace", "war", BEGGAR]
 
 
 class UsageError(Exception):
@@ -73,16 +85,6 @@ def _host(text: str) -> str:
 MAX_SIMULATED_GAMES = 1_000_000
 
 
-def _check_services(database: str, redis_url: str | None) -> None:
-    """Raise UsageError (one line) when the database or Redis cannot be used."""
-    from .ops import ServiceError, check_services
-
-    try:
-        check_services(database, redis_url)
-    except ServiceError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _check_bind(host: str, port: int) -> None:
     """Raise UsageError when ``host:port`` cannot be listened on (in use, not ours)."""
     import socket
@@ -102,22 +104,26 @@ def _check_bind(host: str, port: int) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="cardwar", description="Play Peace (War in reverse) and War.")
+    p = _Parser(prog="cardwar",
+                description="Play Peace (War in reverse), War and Beggar-my-neighbour.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one game and print how it went")
-    play.add_argument("--variant", choices=["peace", "war"], default="peace")
+    play.add_argument("--variant", choices=VARIANT_CHOICES, default="peace")
     play.add_argument("--players", type=int, default=None)
     src = play.add_mutually_exclusive_group()
     src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
     src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."')
-    src.add_argument("--hands", help='each seat\'s pile, top first: "2C 5D / 9H 3S"')
+    src.add_argument("--hands", help='each seat\'s pile, top first: "2C 5D / 9H 3S"; '
+                     'beggar also takes the records\' notation, 26 of "-JQKA" a hand')
     play.add_argument("--face-down", type=int, default=None, dest="face_down")
-    play.add_argument("--log", action="store_true", help="include every battle")
+    play.add_argument("--log", action="store_true",
+                      help="include every battle (beggar: every trick)")
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(play_options={o for a in play._actions for o in a.option_strings})
 
     sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
-    sim.add_argument("--variant", choices=["peace", "war"], default="peace")
+    sim.add_argument("--variant", choices=VARIANT_CHOICES, default="peace")
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--games", type=int, required=True)
     sim.add_argument("--seed", default="sim")
@@ -132,21 +138,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
 
-    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
-    migrate.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
-
-    check = sub.add_parser("check", help="check settings, database, Redis, catalogs and "
-                                         "directories (exit 1 on any problem)")
-    check.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
-    check.add_argument("--redis", default=None, help="Redis URL, for several processes")
-    for command in (serve, migrate, check):
-        command.add_argument("--env-file", default=None, dest="env_file",
-                             help="read CARDWAR_* settings from this file too "
-                                  "(KEY=value lines; the environment wins)")
-
-    static = sub.add_parser("static", help="copy the static files for nginx, kept per version")
-    static.add_argument("directory", help="nginx's root for /static/, e.g. /srv/cardwar/static")
+    add_ops_parsers(sub, serve)
     return p
+
+
+def _deck(args: argparse.Namespace, players: int) -> list[Card]:
+    """The cards of ``--deck``, at least one per player."""
+    deck = parse_cards(args.deck)
+    if len(deck) < players:
+        raise UsageError(f"--deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, "
+                         f"fewer than {players} players")
+    return deck
 
 
 def _setup(args: argparse.Namespace) -> Setup:
@@ -158,56 +160,43 @@ def _setup(args: argparse.Namespace) -> Setup:
         return Setup.from_hands(variant, hands, args.face_down)
     players = variant.default_players if args.players is None else args.players
     if args.deck is not None:
-        deck = parse_cards(args.deck)
-        if len(deck) < players:
-            raise UsageError(f"--deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, "
-                             f"fewer than {players} players")
-        return Setup.from_deck(variant, players, deck, args.face_down)
+        return Setup.from_deck(variant, players, _deck(args, players), args.face_down)
     if args.seed is None:
         raise UsageError("give one of --seed, --deck or --hands")
     return Setup.from_seed(variant, players, args.seed, args.face_down)
 
 
-_REASONS = {
-    "all_cards": "holds every card in play",
-    "battle_limit": "the battle limit was reached",
-    "unresolvable": "a tie nobody could break: no cards left to turn",
-    "cycle": "the game repeats itself forever",
-}
+def _no_face_down(args: argparse.Namespace) -> None:
+    if args.face_down is not None:
+        raise UsageError(f"--face-down is not an option of {BEGGAR}: it has no ties, "
+                         "only peace and war lay face-down cards")
 
 
-def _describe(record: dict[str, Any]) -> str:
-    lines = [
-        f"{record['variant'].capitalize()}, {record['players']} players"
-        + (f", seed {record['seed']!r}" if record["seed"] is not None else ""),
-    ]
-    for seat, battle in record["eliminated"].items():
-        lines.append(f"  seat {seat} went out in battle {battle}")
-    if record["outcome"] == "win":
-        lines.append(
-            f"Seat {record['winner']} wins after {record['battles']} battles: "
-            + _REASONS[record["reason"]]
-        )
-    else:
-        lines.append(f"Draw after {record['battles']} battles: {_REASONS[record['reason']]}")
-    lines.append("Cards at the end: " + ", ".join(
-        f"seat {s}: {n}" for s, n in enumerate(record["final_counts"])
-    ))
-    return "\n".join(lines)
+def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
+    """The deal of ``play --variant beggar`` (two players only, RULES.md 10)."""
+    _no_face_down(args)
+    if args.players is not None:
+        check_beggar_players(args.players)
+    if args.hands is not None:
+        return BeggarSetup.from_hands(parse_beggar_hands(args.hands))
+    if args.deck is not None:
+        return BeggarSetup.from_deck(_deck(args, 2))
+    if args.seed is None:
+        raise UsageError("give one of --seed, --deck or --hands")
+    return BeggarSetup.from_seed(args.seed)
 
 
 def _play(args: argparse.Namespace) -> None:
-    record = game_json(_setup(args), log=args.log)
+    if args.variant == BEGGAR:
+        record = beggar_json(_beggar_setup(args), log=args.log)
+    else:
+        record = game_json(_setup(args), log=args.log)
     if args.json:
         print(json.dumps(record))
         return
-    if args.log:
-        for b in record["log"]:
-            up = " ".join(c or "--" for c in b["face_up"])
-            extra = f", {len(b['peaces'])} peace(s)" if b["peaces"] else ""
-            who = "nobody" if b["winner"] is None else f"seat {b['winner']}"
-            print(f"battle {b['battle']:>4}: {up} -> {who} takes {b['pot']}{extra}")
-    print(_describe(record))
+    for line in log_lines(record):
+        print(line)
+    print(describe(record))
 
 
 def _simulate(args: argparse.Namespace) -> None:
@@ -215,11 +204,18 @@ def _simulate(args: argparse.Namespace) -> None:
 
     if not 1 <= args.games <= MAX_SIMULATED_GAMES:
         raise UsageError(f"--games must be from 1 to {MAX_SIMULATED_GAMES:,}")
-    variant = get_variant(args.variant)
-    variant.check(args.players, args.face_down)
+    if args.variant == BEGGAR:
+        _no_face_down(args)
+        check_beggar_players(args.players)
+    else:
+        get_variant(args.variant).check(args.players, args.face_down)
     start = time.perf_counter()
     with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
-        stats = simulate(variant, args.players, args.games, args.seed, args.face_down, bar.update)
+        if args.variant == BEGGAR:
+            stats = simulate_beggar(args.games, args.seed, bar.update)
+        else:
+            stats = simulate(get_variant(args.variant), args.players, args.games, args.seed,
+                             args.face_down, bar.update)
     elapsed = time.perf_counter() - start
     stats["seconds"] = round(elapsed, 3)
     stats["games_per_s"] = round(args.games / elapsed, 1) if elapsed > 0 else None
@@ -261,22 +257,6 @@ def _tune_runtime() -> None:
     sys.setswitchinterval(0.0005)
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, str]:
-    """The settings given as flags (``--database``, ``--redis``, ``--env-file``)."""
-    names = ("database", "redis", "env_file")
-    return {k: v for k in names if (v := getattr(args, k, None))}
-
-
-def _ops(call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call a :mod:`cardwar.ops` function; its one-line problems exit with status 2."""
-    from .ops import ServiceError
-
-    try:
-        return call(*args, **kwargs)
-    except ServiceError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
@@ -286,9 +266,9 @@ def _serve(args: argparse.Namespace) -> None:
 
     _check_bind(args.host, args.port)
     # The stacked test deck is for tests only: `serve` never enables it.
-    settings = _ops(ops.load_settings, **_overrides(args), testing_stacked_deck=False)
-    _check_services(settings.database, settings.redis)
-    _ops(ops.check_catalogs)
+    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False)
+    ops.check_services(settings.database, settings.redis)
+    ops.check_catalogs()
     configure_logging("INFO")
     _tune_runtime()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
@@ -296,44 +276,33 @@ def _serve(args: argparse.Namespace) -> None:
                 ws_per_message_deflate=WS_DEFLATE)
 
 
-def _migrate(args: argparse.Namespace) -> int:
-    from . import ops
+def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
+    """Join ``--hands`` and a value that starts with ``-`` (the records' notation).
 
-    settings = _ops(ops.load_settings, **_overrides(args))
-    try:
-        print(_ops(ops.migrate, settings.database))
-    except RuntimeError as exc:  # a migration that failed: one line, status 1
-        print(f"cardwar: error: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _check(args: argparse.Namespace) -> int:
-    from .ops import run_checks
-
-    findings = run_checks(**_overrides(args))
-    for finding in findings:
-        print(finding.line())
-    return 0 if all(f.ok for f in findings) else 1
-
-
-def _static(args: argparse.Namespace) -> None:
-    from pathlib import Path
-
-    from .ops import collect_static
-
-    try:
-        print(collect_static(Path(args.directory)))
-    except OSError as exc:
-        raise UsageError(f"cannot write the static files in {args.directory}: "
-                         f"{exc.strerror or exc}") from None
+    argparse reads ``--hands ---AJ--Q.../-----A...`` as two options; a value
+    that is not (the start of) one of ``options`` becomes ``--hands=VALUE``.
+    """
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        value = next(args, None) if arg == "--hands" else None
+        if value is None:
+            out.append(arg)
+        elif value.startswith("-") and not any(
+                o.startswith(value.split("=", 1)[0]) for o in options):
+            out.append(f"--hands={value}")
+        else:
+            out += [arg, value]
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status: 0 ok, 2 bad input, 1 a problem
     found by `check`, a failed migration or output that cannot be written."""
     try:
-        args = _parser().parse_args(argv)
+        parser = _parser()
+        argv = sys.argv[1:] if argv is None else argv
+        args = parser.parse_args(_glue_hands(argv, parser.get_default("play_options")))
         for name in ("seed", "deck", "hands"):
             value = getattr(args, name, None)
             if isinstance(value, str):
@@ -342,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except UnicodeEncodeError:
                     raise UsageError(f"--{name} is not valid UTF-8 text") from None
         status = {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve,
-                  "migrate": _migrate, "check": _check, "static": _static}[args.command](args)
+                  **OPS_COMMANDS}[args.command](args)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
         if status:
             return int(status)

@@ -29,8 +29,9 @@ from pydantic import ValidationError
 from .settings import Settings
 
 
-class ServiceError(Exception):
-    """A setting, database, Redis or catalog that cannot be used (one line)."""
+class ServiceError(ValueError):
+    """A setting, database, Redis or catalog that cannot be used (one line; the
+    command line prints it with status 2, as other bad input)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,29 +340,42 @@ def migrate(url: str) -> str:
 def collect_static(target: Path) -> str:
     """Copy the site's static files into ``target`` for nginx; return one line.
 
-    Each file goes to ``target/<v>/<path>``, where ``<v>`` is the content hash
-    the pages put in its URL (``/static/<path>?v=<v>``), and to
-    ``target/latest/<path>``. Hashed copies are never removed, so after an
-    upgrade a page loaded from the previous version still gets its own
-    files, and every versioned URL keeps its year-long cache. Files are
-    written atomically (a temporary file, then a rename), readable by all.
+    Each file goes where nginx looks for the URLs the pages use
+    (deploy/nginx/locations.conf):
+
+    * ``target/<v>/<path>`` for ``/static/<path>?v=<v>`` (:func:`static_url`:
+      ``<v>`` is the hash of the file), and ``target/latest/<path>``;
+    * ``target/v/<v>/<path>`` for ``/static/v/<v>/<path>`` (:func:`module_url`:
+      ``<v>`` is the hash of a folder, so every file under a folder is copied
+      under that folder's hash, and relative imports stay in one version).
+
+    Hashed copies are never removed: after an upgrade a page loaded from the
+    previous version still gets its own files, and every versioned URL keeps
+    its year-long cache. Files are written atomically (a temporary file, then
+    a rename), readable by all.
 
     Raises:
         OSError: ``target`` cannot be created or written.
     """
-    from .web.templating import STATIC_DIR, static_url
+    from .web.templating import STATIC_DIR, module_url, static_url
 
-    files = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
+    files = sorted(p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")
+                   if p.is_file())
+    folders = sorted({""} | {p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")
+                            if p.is_dir()})
+    copies = [(f"{static_url(path).rpartition('?v=')[2]}/{path}", path) for path in files]
+    for folder in folders:  # module_url's version of the folder, from a name inside it
+        version = module_url(f"{folder}/-" if folder else "-").split("/")[3]
+        copies += [(f"v/{version}/{path}", path) for path in files
+                   if not folder or path.startswith(f"{folder}/")]
     added = 0
-    for source in files:
-        path = source.relative_to(STATIC_DIR).as_posix()
-        version = static_url(path).rpartition("?v=")[2]
-        hashed = target / version / path
-        if not hashed.is_file():
-            _copy(source, hashed)
+    for dest, path in copies:
+        if not (target / dest).is_file():
+            _copy(STATIC_DIR / path, target / dest)
             added += 1
-        _copy(source, target / "latest" / path)
-    return f"static files: {len(files)} in {target} ({added} new)"
+    for path in files:
+        _copy(STATIC_DIR / path, target / "latest" / path)
+    return f"static files: {len(files)} in {target} ({added} new copies)"
 
 
 def _copy(source: Path, dest: Path) -> None:

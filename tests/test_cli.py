@@ -10,7 +10,19 @@ from typing import Any
 
 import pytest
 
-from cardwar.engine import PEACE, WAR, Setup, cards_text, game_json, parse_cards, shuffled_deck
+from cardwar.engine import (
+    PEACE,
+    WAR,
+    BeggarSetup,
+    Setup,
+    beggar_json,
+    cards_text,
+    deal,
+    game_json,
+    parse_cards,
+    seating,
+    shuffled_deck,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 _SCRIPT = Path(sys.executable).parent / "cardwar"
@@ -27,7 +39,24 @@ GAME_KEYS = {
     "battles": int,
     "final_counts": list,
     "eliminated": dict,
+    "seating": list,
 }
+
+BEGGAR_KEYS = {
+    "variant": str,
+    "players": int,
+    "seed": (str, type(None)),
+    "outcome": str,
+    "winner": (int, type(None)),
+    "reason": str,
+    "tricks": int,
+    "cards_played": int,
+    "final_counts": list,
+    "seating": list,
+    "cycle": (dict, type(None)),
+}
+NESSLER = "---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A---"
+CASELLA = "---K---Q-KQAJ-----AAJ--J-- / ----------Q----KQ-J-----KA"
 
 
 def run(*args: str | bytes) -> subprocess.CompletedProcess[str]:
@@ -64,6 +93,9 @@ def check_record(record: dict[str, Any], *, log: bool = False) -> None:
         assert record["reason"] != "all_cards"
     assert len(record["final_counts"]) == players
     assert all(type(n) is int and n >= 0 for n in record["final_counts"])
+    assert sorted(record["seating"]) == list(range(players))
+    if record["seed"] is None:
+        assert record["seating"] == list(range(players))
     for seat, battle in record["eliminated"].items():
         assert seat.isdigit() and 0 <= int(seat) < players
         assert type(battle) is int and 1 <= battle <= record["battles"]
@@ -84,6 +116,25 @@ def test_play_seed_json_contract(variant: str) -> None:
     assert record["face_down"] == (5 if variant == "peace" else 3)
     v = PEACE if variant == "peace" else WAR
     assert record == game_json(Setup.from_seed(v, 2, "peace"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_seed_reports_the_seating(players: int) -> None:
+    record = play_json("--seed", "peace", "--players", str(players))
+    assert record["seating"] == seating("peace", players)
+    assert record["seating"] == {2: [0, 1], 3: [1, 2, 0], 4: [3, 0, 2, 1]}[players]
+    war = play_json("--variant", "war", "--seed", "war", "--players", str(players), "--log")
+    check_record(war, log=True)
+    assert war["seating"] == seating("war", players)
+    proc = run("play", "--variant", "war", "--seed", "war", "--players", "4")
+    assert ("Seating drawn from the seed: seat 0 is lobby position 3, seat 1 is lobby "
+            "position 2, seat 2 is lobby position 1, seat 3 is lobby position 0") in proc.stdout
+    # The play is the same as the deck dealt by hand: table seats, from seat 0.
+    deck = play_json("--deck", cards_text(shuffled_deck("peace")), "--players", str(players))
+    assert deck["seating"] == list(range(players))
+    assert {k: v for k, v in deck.items() if k not in ("seed", "seating")} == {
+        k: v for k, v in record.items() if k not in ("seed", "seating")}
+    assert "Seating" not in run("play", "--hands", "2C / 3C").stdout
 
 
 def test_play_log_adds_the_battles() -> None:
@@ -198,6 +249,174 @@ def test_shuffle_prints_commitment_and_deck() -> None:
     ]
 
 
+def check_beggar(record: dict[str, Any], *, log: bool = False) -> None:
+    """The ``cardwar play --variant beggar --json`` contract: keys and their types."""
+    assert set(record) == set(BEGGAR_KEYS) | ({"log"} if log else set())
+    for key, types in BEGGAR_KEYS.items():
+        assert isinstance(record[key], types), key
+        assert not isinstance(record[key], bool), key
+    assert (record["variant"], record["players"]) == ("beggar", 2)
+    total = sum(record["final_counts"])
+    if record["outcome"] == "win":
+        assert record["reason"] == "all_cards" and record["cycle"] is None
+        assert record["final_counts"][record["winner"]] == total
+    else:
+        assert (record["outcome"], record["reason"], record["winner"]) == ("draw", "cycle", None)
+        cycle = record["cycle"]
+        assert set(cycle) == {"start_trick", "start_cards", "length_tricks", "length_cards"}
+        assert cycle["start_trick"] + cycle["length_tricks"] == record["tricks"]
+        assert cycle["start_cards"] + cycle["length_cards"] == record["cards_played"]
+    assert sorted(record["seating"]) == [0, 1]
+    if log:
+        tricks = record["log"]
+        assert [t["trick"] for t in tricks] == list(range(1, record["tricks"] + 1))
+        assert sum(len(t["cards"]) for t in tricks) == record["cards_played"]
+        assert all(len(t["seats"]) == len(t["cards"]) for t in tricks)
+        assert tricks[-1]["cards_played"] == record["cards_played"]
+        assert tricks[-1]["counts"] == record["final_counts"]
+        assert (tricks[-1]["outcome"], tricks[-1]["reason"]) == (record["outcome"],
+                                                                 record["reason"])
+        assert all("outcome" not in t for t in tricks[:-1])
+
+
+def test_beggar_seed_json_contract() -> None:
+    record = play_json("--variant", "beggar", "--seed", "war")
+    check_beggar(record)
+    assert record == beggar_json(BeggarSetup.from_seed("war"))
+    assert (record["outcome"], record["winner"], record["cards_played"], record["tricks"]) == (
+        "win", 1, 177, 21)
+    assert (record["seed"], record["seating"], record["final_counts"]) == ("war", [1, 0], [0, 52])
+    logged = play_json("--variant", "beggar", "--seed", "war", "--log", "--players", "2")
+    check_beggar(logged, log=True)
+    assert {k: v for k, v in logged.items() if k != "log"} == record
+    deck = shuffled_deck("war")
+    first = logged["log"][0]
+    assert (first["starter"], first["cards"][:2], first["seats"][:2]) == (
+        0, cards_text(deck[:2]).split(), [0, 1])
+
+
+@pytest.mark.parametrize("spaced", [True, False])
+def test_beggar_published_deals(spaced: bool) -> None:
+    hands = [h if spaced else h.replace(" ", "") for h in (NESSLER, CASELLA)]
+    nessler = play_json("--variant", "beggar", "--hands", hands[0])
+    check_beggar(nessler)
+    assert (nessler["winner"], nessler["cards_played"], nessler["tricks"]) == (1, 8344, 1164)
+    assert (nessler["seed"], nessler["seating"]) == (None, [0, 1])
+    casella = play_json("--variant", "beggar", "--log", "--hands", hands[1])
+    check_beggar(casella, log=True)
+    assert (casella["reason"], casella["cards_played"], casella["tricks"]) == ("cycle", 474, 66)
+    assert casella["cycle"] == {"start_trick": 4, "start_cards": 34,
+                                "length_tricks": 62, "length_cards": 440}
+    # Cards for the notation: plain cards 2C 3C ... in order, courts suit by suit.
+    assert casella["log"][0]["cards"][:5] == ["2C", "9D", "3C", "TD", "4C"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "winner", "cards", "tricks"),
+    [
+        ("JC 2C 3C / 4C JD 5C", None, 8, 3),
+        ("JS / 2C 3C 4C 5C JD 6C", 1, 17, 5),
+        ("QS / 2H 3H", 0, 3, 1),
+        ("2C / 3C", 1, 2, 1),
+        ("2C 4C / 3C", 0, 3, 1),
+        ("2C 3C JC 6C / KC 5C JD 7C", None, 16, 4),
+    ],
+)
+def test_beggar_small_examples(hands: str, winner: int | None, cards: int, tricks: int) -> None:
+    record = play_json("--variant", "beggar", "--hands", hands, "--log")
+    check_beggar(record, log=True)
+    assert (record["winner"], record["cards_played"], record["tricks"]) == (winner, cards, tricks)
+    assert sum(record["final_counts"]) == len(hands.replace("/", " ").split())
+
+
+def test_beggar_deck_is_dealt_per_section_3() -> None:
+    deck = [*reversed(shuffled_deck("beggar-deck"))]
+    record = play_json("--variant", "beggar", "--deck", cards_text(deck), "--log")
+    check_beggar(record, log=True)
+    piles = deal(deck, 2)
+    by_hand = play_json("--variant", "beggar", "--log",
+                        "--hands", " / ".join(cards_text(p) for p in piles))
+    assert by_hand == record
+    short = play_json("--variant", "beggar", "--deck", "JC 2C 3C 4C JD 5C 9H")
+    # 7 cards: 3 each, 9H set aside: JC 3C JD / 2C 4C 5C.
+    assert short == play_json("--variant", "beggar", "--hands", "JC 3C JD / 2C 4C 5C")
+
+
+def test_beggar_text_output() -> None:
+    proc = run("play", "--variant", "beggar", "--seed", "war")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "Beggar-my-neighbour, 2 players, seed 'war'",
+        "Seating drawn from the seed: seat 0 is lobby position 1, seat 1 is lobby position 0",
+        "Seat 1 wins after 177 cards and 21 tricks: holds all 52 cards",
+        "Cards at the end: seat 0: 0, seat 1: 52",
+    ]
+    proc = run("play", "--variant", "beggar", "--hands", CASELLA)
+    assert "Draw after 474 cards and 66 tricks: the game repeats itself forever" in proc.stdout
+    assert ("the position after trick 4 (34 cards) came back: a cycle of 62 tricks, 440 cards"
+            in proc.stdout)
+    proc = run("play", "--variant", "beggar", "--hands", "JS / 2C 3C 4C 5C JD 6C", "--log")
+    assert proc.stdout.splitlines()[:5] == [
+        "trick    1: seat 0 starts: JS 2C -> seat 0 takes 2",
+        "trick    2: seat 0 starts: JS 3C -> seat 0 takes 2",
+        "trick    3: seat 0 starts: 2C 4C JS 5C -> seat 0 takes 4",
+        "trick    4: seat 0 starts: 3C JD 2C -> seat 1 takes 3",
+        "trick    5: seat 1 starts: 6C 4C 3C JS JD 5C -> seat 1 takes 6",
+    ]
+
+
+def test_simulate_beggar() -> None:
+    proc = run("simulate", "--variant", "beggar", "--games", "30", "--seed", "b")
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)
+    for key in ("mean_cards", "median_cards", "mean_tricks", "median_tricks", "cycle_share"):
+        assert isinstance(stats[key], (int, float)) and not isinstance(stats[key], bool), key
+    assert (stats["variant"], stats["players"], stats["games"]) == ("beggar", 2, 30)
+    assert set(stats["reasons"]) == {"all_cards", "cycle"}
+    assert sum(stats["reasons"].values()) == 30 == sum(stats["wins_by_seat"]) + stats["cycles"]
+    assert stats["cycle_share"] == stats["cycles"] / 30
+    games = [beggar_json(BeggarSetup.from_seed(f"b/{i}")) for i in range(30)]
+    cards = sorted(g["cards_played"] for g in games)
+    tricks = sorted(g["tricks"] for g in games)
+    assert stats["median_cards"] == (cards[14] + cards[15]) / 2
+    assert stats["median_tricks"] == (tricks[14] + tricks[15]) / 2
+    assert stats["mean_cards"] == round(sum(cards) / 30, 2)
+    assert stats["mean_tricks"] == round(sum(tricks) / 30, 2)
+    assert (stats["min_cards"], stats["max_cards"]) == (cards[0], cards[-1])
+    assert stats["longest"]["cards"] == cards[-1]
+    assert stats["wins_by_seat"] == [sum(g["winner"] == s for g in games) for s in (0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "--variant", "beggar", "--seed", "x", "--players", "3"], "2 players, not 3"),
+        (["play", "--variant", "beggar", "--seed", "x", "--players", "1"], "not 1"),
+        (["play", "--variant", "beggar", "--hands", "2C / 3C / 4C"], "not 3"),
+        (["play", "--variant", "beggar", "--hands", "2C 3C"], "not 1"),
+        (["play", "--variant", "beggar", "--seed", "x", "--face-down", "3"], "--face-down"),
+        (["play", "--variant", "beggar", "--hands", "2C / 3C", "--face-down", "1"],
+         "--face-down"),
+        (["play", "--variant", "beggar", "--hands", NESSLER[:-1]], "not 25"),
+        (["play", "--variant", "beggar", "--hands", NESSLER.replace(" ", "")[:-1]], "not 25"),
+        (["play", "--variant", "beggar", "--hands", NESSLER.replace("K", "A", 1)], "3 kings"),
+        (["play", "--variant", "beggar", "--hands", "---AJ--Q---------QAKQJJ-QK/2C"],
+         "both in notation"),
+        (["play", "--variant", "beggar", "--hands", "--X/--"], "--X"),
+        (["play", "--variant", "beggar", "--hands", "JS / 2C JS"], "duplicate"),
+        (["play", "--variant", "beggar", "--hands", "JS / "], "empty"),
+        (["play", "--variant", "beggar", "--deck", "2C"], "--deck"),
+        (["play", "--variant", "beggar"], "--seed"),
+        (["play", "--hands", NESSLER], "---AJ"),
+        (["simulate", "--variant", "beggar", "--games", "3", "--players", "3"], "not 3"),
+        (["simulate", "--variant", "beggar", "--games", "3", "--face-down", "1"], "--face-down"),
+        (["simulate", "--variant", "beggar", "--games", "0"], "--games"),
+    ],
+)
+def test_beggar_bad_input_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    test_bad_input_exits_2_with_one_line(args, needle)
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -227,6 +446,7 @@ def test_shuffle_prints_commitment_and_deck() -> None:
         (["play"], "--seed"),
         (["play", "--seed", "x", "--players", "two"], "two"),
         (["play", "--variant", "chess", "--seed", "x"], "chess"),
+        (["simulate", "--variant", "chess", "--games", "1"], "chess"),
         (["simulate", "--games", "0"], "--games"),
         (["simulate", "--games", "-1"], "--games"),
         (["simulate", "--games", "100000000000000000000"], "1,000,000"),

@@ -18,7 +18,7 @@ import cardwar.web.catalogs
 from cardwar.cli import main
 from cardwar.web.catalogs import catalog_problems
 from cardwar.web.i18n import LOCALE_DIR
-from cardwar.web.templating import STATIC_DIR, static_url
+from cardwar.web.templating import STATIC_DIR, module_url, static_url
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -157,16 +157,16 @@ def test_static_keeps_every_version_of_every_file(capsys, tmp_path) -> None:
     files = sorted(p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")
                    if p.is_file())
     status, out, _ = cli(capsys, "static", str(target))
-    assert status == 0
-    assert out == f"static files: {len(files)} in {target} ({len(files)} new)\n"
-    for path in files:
+    assert status == 0 and out.startswith(f"static files: {len(files)} in {target} (")
+    for path in files:  # where nginx looks for the URLs of the pages (locations.conf)
         version = static_url(path).rpartition("?v=")[2]
-        for copy in (target / version / path, target / "latest" / path):
+        module = module_url(path).removeprefix("/static/")
+        for copy in (target / version / path, target / "latest" / path, target / module):
             assert copy.read_bytes() == (STATIC_DIR / path).read_bytes()
             assert copy.stat().st_mode & 0o777 == 0o644
     assert old.read_text() == "old"
     status, out, _ = cli(capsys, "static", str(target))
-    assert out.endswith("(0 new)\n")
+    assert out.endswith("(0 new copies)\n")
 
 
 def test_static_into_a_place_it_cannot_write_is_one_line(capsys, tmp_path) -> None:

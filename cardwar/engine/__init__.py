@@ -1,17 +1,27 @@
-"""The rules of Peace and War, pure: no I/O, no asyncio, no web imports.
+"""The rules of Peace, War and Beggar-my-neighbour, pure: no I/O, no asyncio, no web imports.
 
 Public API (RULES.md sections in brackets):
 
 * cards: :class:`Card`, :func:`parse_cards`, :func:`parse_hands`,
   :func:`card_text`, :func:`deal` [1, 3]
 * variants: :data:`PEACE`, :data:`WAR`, :data:`VARIANTS`, :func:`get_variant` [2]
-* shuffle: :func:`shuffled_deck`, :func:`commitment`, :func:`new_seed` [9]
+* shuffle: :func:`shuffled_deck`, :func:`commitment`, :func:`new_seed`,
+  :func:`seating`, :func:`seated` [9]
 * play: :class:`Game`, :class:`BattleResult`, :class:`PeaceStep` [4-7]
 * whole games: :class:`Setup`, :func:`play_fast`, :func:`game_json`,
   :func:`simulate`
 * views: :func:`seat_view` (what a seat or spectator may see)
+* Beggar-my-neighbour [10], not in :data:`VARIANTS` (which drives the battle
+  games' pages): :class:`BeggarGame` (one card or one trick at a time),
+  :class:`CardResult`, :class:`TrickResult`, :class:`Cycle`,
+  :func:`play_beggar_fast`, :class:`BeggarSummary`, :func:`simulate_beggar`,
+  :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`beggar_json`;
+  the name ``"beggar"`` is :data:`cardwar.engine.beggar.NAME`.
 """
 
+from .beggar import BeggarGame, CardResult, Cycle, TrickResult
+from .beggar_fast import BeggarSummary, play_beggar_fast, simulate_beggar, summarize_beggar
+from .beggar_records import BeggarSetup, beggar_json, parse_beggar_hands, trick_json
 from .cards import (
     PACK_SIZE,
     Card,
@@ -27,7 +37,7 @@ from .cards import (
 from .fast import Summary, play_fast, summarize
 from .game import BattleResult, Game, GameOverError, Outcome, PeaceStep, Reason
 from .records import Setup, battle_json, game_json
-from .shuffle import commitment, new_seed, shuffled_deck
+from .shuffle import commitment, new_seed, seated, seating, shuffled_deck
 from .simulate import simulate
 from .variants import PEACE, STANDARD, VARIANTS, WAR, OptionError, Variant, get_variant
 from .view import SeatView, seat_view
@@ -38,5 +48,7 @@ __all__ = [
     "BattleResult", "Game", "GameOverError", "Outcome", "PeaceStep", "Reason", "Setup",
     "battle_json", "game_json", "commitment", "new_seed", "shuffled_deck", "simulate",
     "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Variant", "get_variant",
-    "SeatView", "seat_view",
+    "SeatView", "seat_view", "seated", "seating", "BeggarGame", "CardResult", "Cycle",
+    "TrickResult", "BeggarSummary", "play_beggar_fast", "simulate_beggar", "summarize_beggar",
+    "BeggarSetup", "beggar_json", "parse_beggar_hands", "trick_json",
 ]

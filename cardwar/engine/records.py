@@ -7,7 +7,10 @@ Shapes (all JSON-ready: only dicts, lists, strings, ints and None):
   "face_up": ["8C", "9D"], "standing": [], "winning_seats": [0]}],
   "winner": 0, "pot": 2, "out": [], "counts": [3, 1]}`` plus
   ``"outcome"``/``"reason"`` on the last battle. Seats not in play are null.
-* :func:`game_json` -> the contract of ``cardwar play --json``.
+* :func:`game_json` -> the contract of ``cardwar play --json``, including
+  ``"seating"``: table seat -> lobby position (RULES.md 9, Seating), drawn
+  from the seed, or the identity ``[0, 1, ...]`` when the deck or hands
+  were given (nobody was drawn to a seat).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 from .cards import Card, card_text, deal
 from .fast import Summary, play_fast, summarize
 from .game import BattleResult, Game
-from .shuffle import shuffled_deck
+from .shuffle import seating, shuffled_deck
 from .variants import Variant
 
 
@@ -65,6 +68,8 @@ class Setup:
         piles: each seat's pile after the deal, top card first.
         face_down: the face-down count in a tie.
         seed: the shuffle seed, or None when the deck or hands were given.
+
+    :attr:`seating` says which lobby position plays each table seat.
     """
 
     variant: Variant
@@ -115,6 +120,15 @@ class Setup:
         fd = variant.check(len(hands), face_down)
         return cls(variant, tuple(tuple(h) for h in hands), fd, None)
 
+    @property
+    def seating(self) -> list[int]:
+        """Table seat -> lobby position (RULES.md 9, Seating).
+
+        Drawn from :attr:`seed`; the identity without one (see
+        :func:`~cardwar.engine.shuffle.seating`).
+        """
+        return seating(self.seed, len(self.piles))
+
     def new_game(self) -> Game:
         """Return a fresh :class:`Game` at battle 0."""
         return Game(self.variant, self.piles, self.face_down)
@@ -124,8 +138,9 @@ def game_json(setup: Setup, *, log: bool = False) -> dict[str, Any]:
     """Play ``setup`` to the end and return the ``cardwar play --json`` object.
 
     Keys: variant, players, seed, face_down, outcome, winner, reason, battles,
-    final_counts, eliminated (seat as a string -> battle), and with ``log``
-    a list of :func:`battle_json` objects.
+    final_counts, eliminated (seat as a string -> battle), seating (table
+    seat -> lobby position, :attr:`Setup.seating`), and with ``log`` a list
+    of :func:`battle_json` objects. Seats everywhere else are table seats.
     """
     battles: list[dict[str, Any]] = []
     if log:
@@ -146,6 +161,7 @@ def game_json(setup: Setup, *, log: bool = False) -> dict[str, Any]:
         "battles": summary.battles,
         "final_counts": list(summary.final_counts),
         "eliminated": {str(s): b for s, b in sorted(summary.eliminated.items())},
+        "seating": setup.seating,
     }
     if log:
         out["log"] = battles

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
+from typing import TypeVar
 
 from .cards import PACK_SIZE, Card
+
+T = TypeVar("T")
 
 _TWO64 = 1 << 64
 
@@ -42,15 +46,73 @@ class _Words:
                 return w % m
 
 
+def _shuffle(words: _Words) -> list[Card]:
+    """Fisher-Yates over the fresh pack with ``words`` (RULES.md section 9)."""
+    deck = [Card(c) for c in range(PACK_SIZE)]
+    for i in range(PACK_SIZE - 1, 0, -1):
+        j = words.uniform(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
 def shuffled_deck(seed: str) -> list[Card]:
     """Return the 52-card pack shuffled by ``seed``, top card first.
 
     Fisher-Yates from position 51 down to 1 with ``uniform(i + 1)`` draws,
     exactly as RULES.md section 9 fixes it.
     """
-    deck = [Card(c) for c in range(PACK_SIZE)]
+    return _shuffle(_Words(seed))
+
+
+def seating(seed: str | None, players: int) -> list[int]:
+    """Return who sits where for a game shuffled by ``seed`` (RULES.md 9, Seating).
+
+    The random words go on from where the shuffle of the pack left them
+    (the counter ``k`` after the 51 swaps, rejected draws included): from
+    ``[0, 1, ..., players - 1]``, for ``i`` from ``players - 1`` down to 1,
+    swap positions ``i`` and ``uniform(i + 1)``.
+
+    Without a seed (a deck or hands given as they are, as ``cardwar play
+    --deck``/``--hands`` and the test decks do) nobody is drawn to a seat:
+    the seating is the identity ``[0, 1, ..., players - 1]``.
+
+    Args:
+        seed: the game's seed (its UTF-8 bytes are used, as for the shuffle),
+            or None.
+        players: the number of players, lobby positions ``0..players-1``
+            (the creator is 0; computer seats count like players).
+
+    Returns:
+        A list of length ``players``: item ``s`` is the lobby position of the
+        player at table seat ``s``. Seed ``"peace"`` with 3 players gives
+        ``[1, 2, 0]``: the creator (lobby position 0) sits at table seat 2.
+
+    Raises:
+        ValueError: ``players`` is below 1.
+    """
+    if players < 1:
+        raise ValueError(f"cannot seat {players} players")
+    if seed is None:
+        return list(range(players))
     words = _Words(seed)
-    for i in range(PACK_SIZE - 1, 0, -1):
+    _shuffle(words)
+    order = list(range(players))
+    for i in range(players - 1, 0, -1):
         j = words.uniform(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def seated(order: Sequence[int], lobby: Sequence[T]) -> list[T]:
+    """Put ``lobby`` (anything listed by lobby position) in table-seat order.
+
+    ``order`` is a :func:`seating` (table seat -> lobby position); item ``s``
+    of the result is ``lobby[order[s]]``: ``seated([1, 0], ["Ann", "Bob"])``
+    is ``["Bob", "Ann"]``, Bob plays table seat 0.
+
+    Raises:
+        ValueError: ``order`` is not a permutation of ``range(len(lobby))``.
+    """
+    if sorted(order) != list(range(len(lobby))):
+        raise ValueError(f"{list(order)} is not a seating of {len(lobby)} players")
+    return [lobby[p] for p in order]

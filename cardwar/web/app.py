@@ -38,6 +38,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.state.settings = settings if settings is not None else Settings()
+    # ES modules, versioned in the path (templating.module_url): before /static
+    app.mount("/static/v/{version}", StaticFiles(directory=str(STATIC_DIR)), name="modules")
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.system_router)
     app.include_router(play.router)

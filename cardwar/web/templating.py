@@ -58,6 +58,32 @@ def static_url(path: str) -> str:
 
 
 @cache
+def _folder_version(folder: str) -> str:
+    digest = hashlib.sha256()
+    root = STATIC_DIR / folder
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(STATIC_DIR).as_posix().encode() + b"\0")
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def module_url(path: str) -> str:
+    """URL of an ES module under ``static/``, versioned in its path.
+
+    The version is a hash of every file in the module's folder, so the
+    relative imports of the modules beside it (``import "./state.js"``)
+    resolve to URLs of that same version: a new release never mixes cached
+    old modules with new ones, and every module may be cached for a year.
+    ``module_url("play/game.js")`` -> ``"/static/v/1a2b3c4d5e/play/game.js"``;
+    the app (:func:`cardwar.web.app.create_app`) serves
+    ``/static/v/<any version>/<path>`` as ``static/<path>``; behind nginx,
+    ``cardwar static`` keeps each version's own copy (deploy/nginx/locations.conf).
+    """
+    folder = path.rpartition("/")[0]
+    return f"/static/v/{_folder_version(folder)}/{path}"
+
+
+@cache
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(
@@ -111,8 +137,8 @@ def render(
 
     Every template gets ``request``, ``locale``, ``locales``,
     ``language_names``, ``alternates``, ``switch_url(target)``, ``version``,
-    ``commit``, ``format_number``, ``format_percent`` and ``static_url``,
-    plus ``context``.
+    ``commit``, ``format_number``, ``format_percent``, ``static_url`` and
+    ``module_url``, plus ``context``.
 
     Raises:
         ValueError: ``locale`` is not one of :data:`i18n.LOCALES`.
@@ -135,6 +161,7 @@ def render(
             "format_number": lambda n: i18n.format_number(n, locale),
             "format_percent": lambda s: i18n.format_percent(s, locale),
             "static_url": static_url,
+            "module_url": module_url,
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

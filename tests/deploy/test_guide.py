@@ -172,7 +172,8 @@ class Run:
                 if data is not None and name.endswith(("pyproject.toml", "PKG-INFO")):
                     data = re.sub(rf"(?m)^(version = \"|Version: ){re.escape(old)}",
                                   rf"\g<1>{new}", data.decode()).encode()
-                if data is not None and name.endswith("web/static/site.css"):
+                if data is not None and name.endswith(("web/static/site.css",
+                                                       "web/static/play/state.js")):
                     data += f"\n/* {new} */\n".encode()
                 member.name = name
                 if data is not None:
@@ -291,6 +292,14 @@ def check_static_files(run: Run) -> dict[str, str]:
     assert plain.status_code == 200 and plain.headers["cache-control"] == "public, max-age=3600"
     unknown = httpx.get(f"{run.base}/static/site.css?v=0123456789")
     assert unknown.status_code == 404 and "cache-control" not in unknown.headers
+    # The game's ES modules: versioned in the path, their relative imports too.
+    gid, _ = create_game(run.base)
+    game = re.search(r'src="(/static/v/[0-9a-f]{10}/play/)game\.js"',
+                     httpx.get(f"{run.base}/en/g/{gid}").text).group(1)
+    for module in ("game.js", "state.js"):
+        r = httpx.get(run.base + game + module)
+        assert r.status_code == 200 and r.headers["cache-control"].endswith("immutable")
+    urls["play/"] = game
     return urls
 
 
@@ -446,6 +455,16 @@ def test_the_guide_literally(run: Run) -> None:
             new_css = re.search(r'"(/static/site\.css\?v=[0-9a-f]{10})"', page).group(1)
             assert new_css != old_css
             old, new = client.get(run.tls_base + old_css), client.get(run.tls_base + new_css)
+            assert old.status_code == new.status_code == 200
+            assert f"/* {run.upgrade} */" in new.text and f"/* {run.upgrade} */" not in old.text
+            # the old version's modules, as its pages import them, and the new ones
+            old_play = dict(state["static"])["play/"]  # type: ignore[call-overload]
+            gid, _ = create_game(run.tls_base, verify=run.tls)
+            new_play = re.search(r'src="(/static/v/[0-9a-f]{10}/play/)game\.js"',
+                                 client.get(f"{run.tls_base}/en/g/{gid}").text).group(1)
+            assert new_play != old_play
+            old, new = (client.get(f"{run.tls_base}{folder}state.js")
+                        for folder in (old_play, new_play))
             assert old.status_code == new.status_code == 200
             assert f"/* {run.upgrade} */" in new.text and f"/* {run.upgrade} */" not in old.text
         ann, bob = state["players"]  # type: ignore[misc]

@@ -58,10 +58,12 @@ def swap(text: str, old: str, new: str) -> str:
 def local_config(tmp: Path, port: int, backends: tuple[int, int]) -> Path:
     """deploy/nginx/ as installed (nginx.conf, cardwar/locations.conf, cardwar/site.conf
     from http.conf) with every path under ``tmp`` and loopback ports."""
-    for sub in ("logs", "temp", "static/latest", "static/0123456789", "cardwar"):
+    for sub in ("logs", "temp", "static/latest", "static/0123456789", "static/v/abcdef0123/play",
+                "cardwar"):
         (tmp / sub).mkdir(parents=True, exist_ok=True)
     (tmp / "static" / "latest" / "site.css").write_text("body { color: black; }\n")
     (tmp / "static" / "0123456789" / "site.css").write_text("body { color: blue; }\n")
+    (tmp / "static" / "v" / "abcdef0123" / "play" / "game.js").write_text("import './x.js';\n")
     shutil.copy("/etc/nginx/mime.types", tmp / "mime.types")
     locations = swap((NGINX / "locations.conf").read_text(), "root /srv/cardwar/static;",
                      f"root {tmp}/static;")
@@ -236,6 +238,17 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
             missing = client.get("/static/site.css?v=9999999999")
             assert missing.status_code == 404 and "cache-control" not in missing.headers
             assert client.get("/static/missing.css").status_code == 404
+            # ES modules: the version of their folder is in the path (module_url);
+            # `cardwar static` keeps each version's copy, and only those are served.
+            module = client.get("/static/v/abcdef0123/play/game.js")
+            assert module.status_code == 200 and "import './x.js'" in module.text
+            assert module.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert module.headers["content-type"].startswith(("application/javascript",
+                                                              "text/javascript"))
+            for other in ("/static/v/abcdef0123/play/x.js", "/static/v/9999999999/play/game.js",
+                          "/static/v/abc/play/game.js"):
+                missing = client.get(other)
+                assert missing.status_code == 404 and "cache-control" not in missing.headers
 
             # /metrics is served to loopback.
             metrics = client.get("/metrics")

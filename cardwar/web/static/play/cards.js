@@ -1,60 +1,192 @@
-// Shared by game.js and replay.js (loaded before either): wording messages
-// in the page's language and drawing card faces. No inline script.
-// CardwarCards.make(S, locale) binds the helpers to the page's strings S
-// (embedded as JSON) and its locale.
-(function () {
-  "use strict";
-  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+// Drawing, shared by the game (render.js) and the replay (replay.js): elements,
+// card faces and backs, a seat's box, its pile and the cards it played in the
+// last battle. DOM only; the words come from words.js.
 
-  function fmt(t, args) {
-    return t.replace(/\{(\w+)\}/g, function (m, k) { return k in args ? String(args[k]) : m; });
-  }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
+/** @typedef {import("./words.js").Words} Words */
+/** @typedef {import("./state.js").State} State */
 
-  function make(S, locale) {
-    var nf = new Intl.NumberFormat(locale);
-    var pr = new Intl.PluralRules(locale);
-    function plural(forms, n, args) {
-      args = args || {};
-      args.count = nf.format(n);
-      return fmt(forms[pr.select(n)] || forms.other, args);
-    }
-    function cardName(code) {
-      return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
-    }
-    function cardEl(code, extra) {
-      var e = el("span", "pcard" + (extra ? " " + extra : ""));
-      if (code[1] === "D" || code[1] === "H") e.classList.add("pcard--red");
-      e.setAttribute("role", "img");
-      e.setAttribute("aria-label", cardName(code));
-      e.dataset.card = code;
-      var r = el("span", "pcard__rank", code[0] === "T" ? "10" : code[0]);
-      var s = el("span", "pcard__suit", SUITS[code[1]]);
-      r.setAttribute("aria-hidden", "true");
-      s.setAttribute("aria-hidden", "true");
-      e.appendChild(r);
-      e.appendChild(s);
-      return e;
-    }
-    // how a battle (a log entry) ended: who takes the pot, or nobody; who went out
-    function battleOutcome(b, seatName) {
-      var parts = [];
-      if (b.winner !== null && b.winner !== undefined) {
-        parts.push(plural(S.takes, b.pot, { name: seatName(b.winner) }));
+/** @type {Record<string, string>} */
+const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+
+/**
+ * A new element with a class and a text (as text, never markup).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [cls]
+ * @param {string | null} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+/**
+ * The element with this id; the page's template always has it.
+ * @param {string} id
+ * @returns {HTMLElement}
+ * @throws {Error} when the page has no such element
+ */
+export function byId(id) {
+  const e = document.getElementById(id);
+  if (!e) throw new Error("no #" + id + " on this page");
+  return e;
+}
+
+/**
+ * The JSON embedded in `<script type="application/json" id=...>`.
+ * @param {string} id
+ * @returns {any}
+ */
+export function embedded(id) {
+  return JSON.parse(byId(id).textContent || "null");
+}
+
+/**
+ * A card face, named for screen readers.
+ * @param {Words} w
+ * @param {string} code  e.g. "QH", "TD"
+ * @param {string} [extra]  more classes
+ */
+export function cardEl(w, code, extra) {
+  const e = el("span", "pcard" + (extra ? " " + extra : ""));
+  if (code[1] === "D" || code[1] === "H") e.classList.add("pcard--red");
+  e.setAttribute("role", "img");
+  e.setAttribute("aria-label", w.cardName(code));
+  e.dataset.card = code;
+  const r = el("span", "pcard__rank", code[0] === "T" ? "10" : code[0]);
+  const s = el("span", "pcard__suit", SUITS[code[1]]);
+  r.setAttribute("aria-hidden", "true");
+  s.setAttribute("aria-hidden", "true");
+  e.appendChild(r);
+  e.appendChild(s);
+  return e;
+}
+
+/**
+ * A card back, with the letter of a peace when there is one.
+ * @param {string} letter
+ */
+export function backEl(letter) {
+  const e = el("span", "pcard pcard--back");
+  if (letter) e.appendChild(el("span", "pcard__letter", letter));
+  e.setAttribute("aria-hidden", "true");
+  return e;
+}
+
+/**
+ * A seat's box (`section.tseat`) with its name in the header, marked as ours,
+ * out of the game or the last battle's winner.
+ * @param {Words} w
+ * @param {State} state
+ * @param {number} seat
+ * @returns {{box: HTMLElement, head: HTMLElement}}
+ */
+export function seatBox(w, state, seat) {
+  const box = el("section", "tseat");
+  const name = w.seatName(state.seats, seat);
+  box.dataset.seat = String(seat);
+  box.setAttribute("aria-label", name);
+  if (seat === state.you) box.classList.add("tseat--you");
+  if (!state.game.in_play[seat]) box.classList.add("tseat--out");
+  if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
+  const head = el("header", "tseat__head");
+  head.appendChild(el("span", "tseat__name", name));
+  box.appendChild(head);
+  return { box, head };
+}
+
+/**
+ * Fill `pile` (a pile's element) with its top card back (or an empty place) and count.
+ * @param {Words} w
+ * @param {HTMLElement} pile
+ * @param {number} count
+ * @returns {HTMLElement} the pile
+ */
+export function stackPile(w, pile, count) {
+  pile.appendChild(count > 0 ? backEl("") : el("span", "pile__empty"));
+  const c = el("span", "pile__count", w.plural(w.S.cards, count));
+  c.setAttribute("aria-hidden", "true");
+  pile.appendChild(c);
+  return pile;
+}
+
+/**
+ * A pile nobody can click (another seat's, or any in the replay).
+ * @param {Words} w
+ * @param {State} state
+ * @param {number} seat
+ */
+export function pileEl(w, state, seat) {
+  const pile = el("div", "pile");
+  pile.setAttribute("role", "img");
+  pile.setAttribute("aria-label", pileLabel(w, state, seat));
+  return stackPile(w, pile, state.game.counts[seat]);
+}
+
+/**
+ * "Ann's pile: 12 cards".
+ * @param {Words} w
+ * @param {State} state
+ * @param {number} seat
+ */
+export function pileLabel(w, state, seat) {
+  return w.plural(w.S.pile, state.game.counts[seat], { name: w.seatName(state.seats, seat) });
+}
+
+/**
+ * The cards `seat` played in the last battle: its card turned up, then a row
+ * per peace (face-down cards, lettered, and the card turned up, or ↩ when its
+ * card stands). Face-down cards are shown once `state.revealed`.
+ * @param {Words} w
+ * @param {State} state
+ * @param {number} seat
+ */
+export function playArea(w, state, seat) {
+  const last = state.last;
+  const box = el("div", "tplay");
+  const face = last && last.face_up[seat];
+  if (!last || !face) return box;
+  const tieWord = Boolean(state.game.tie_word);
+  const row = el("div", "tplay__row");
+  row.appendChild(cardEl(w, face, last.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+  box.appendChild(row);
+  last.peaces.forEach((p, i) => {
+    const down = p.face_down[seat];
+    if (down === null) return;
+    const prow = el("div", "tplay__row tplay__peace");
+    prow.dataset.peace = String(i + 1);
+    const letters = w.tieLetters(tieWord, down.length);
+    const backs = el("span", "tplay__down");
+    down.forEach((code, j) => {
+      let b;
+      if (state.revealed) {
+        // the pot is taken: the face-down cards are shown, still labelled
+        b = cardEl(w, code, "pcard--shown");
+        b.removeAttribute("role");
+        b.removeAttribute("aria-label");
+        if (letters[j]) b.appendChild(el("span", "pcard__letter", letters[j]));
       } else {
-        parts.push(S.nobody);
+        b = backEl(letters[j]);
       }
-      (b.out || []).forEach(function (s) { parts.push(fmt(S.went_out, { name: seatName(s) })); });
-      return parts;
+      b.dataset.card = code;
+      backs.appendChild(b);
+    });
+    if (!tieWord && down.length) {
+      backs.appendChild(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
     }
-    return { nf: nf, fmt: fmt, el: el, plural: plural, cardName: cardName, cardEl: cardEl,
-      battleOutcome: battleOutcome };
-  }
-
-  window.CardwarCards = { make: make };
-})();
+    backs.setAttribute("role", "img");
+    backs.setAttribute("aria-label", down.map(w.cardName).join(", ") || "-");
+    prow.appendChild(backs);
+    const up = p.face_up[seat];
+    if (p.standing.indexOf(seat) >= 0) {
+      prow.appendChild(el("span", "tplay__stands", "\u21a9"));
+    } else if (up) {
+      prow.appendChild(cardEl(w, up, p.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+    }
+    box.appendChild(prow);
+  });
+  return box;
+}

@@ -1,0 +1,119 @@
+// The end of the game: the end screen (result, placings, the seed and how to
+// replay the deal, links) and the rematch offer. DOM only, drawn from the state.
+
+import { byId, el } from "./cards.js";
+
+/** @typedef {import("./state.js").State} State */
+/** @typedef {import("./render.js").View} View */
+
+/**
+ * The end screen, once the game is over (focused when it first shows).
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderEnd(v, state) {
+  const { w, C } = v;
+  const S = w.S;
+  const r = state.result;
+  const end = byId("end");
+  const wasHidden = end.hidden;
+  end.textContent = "";
+  if (!r) { end.hidden = true; return; }
+  end.hidden = false;
+  /** @param {number} seat */
+  const name = (seat) => w.seatName(state.seats, seat);
+  end.appendChild(el("h2", "", S.game_over));
+  if (r.outcome === "win" && r.winner !== null) {
+    end.appendChild(el("p", "end__result", w.fmt(S.wins, { name: name(r.winner) })));
+    end.appendChild(el("p", "", w.fmt(S.win_why, { name: name(r.winner) })));
+  } else {
+    const why = /** @type {Record<string, string | undefined>} */ (/** @type {unknown} */ (S));
+    end.appendChild(el("p", "end__result", S.draw));
+    end.appendChild(el("p", "", w.fmt(why["reason_" + r.reason] || "",
+      { limit: w.num(state.game.battle_limit || 0) })));
+  }
+  end.appendChild(el("h3", "end__placings-title", S.placings));
+  end.appendChild(placings(v, state));
+  if (state.game.players === 3) end.appendChild(el("p", "end__aside", S.set_aside));
+  end.appendChild(el("p", "", S.seed));
+  end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
+  end.appendChild(el("p", "", S.replay));
+  end.appendChild(el("pre", "end__command")).appendChild(el("code", "", r.command));
+  const links = el("p", "end__links");
+  const replay = el("a", "button", S.watch_replay);
+  replay.href = C.replay;
+  links.appendChild(replay);
+  const dl = el("a", "button button--quiet", S.download);
+  dl.href = C.download;
+  dl.setAttribute("download", "");
+  links.appendChild(dl);
+  const again = el("a", "button button--quiet", S.play_again);
+  again.href = C.variant_page;
+  links.appendChild(again);
+  end.appendChild(links);
+  if (wasHidden) end.focus();
+}
+
+/**
+ * Placings: those still in play by cards held, then who went out, the latest first.
+ * @param {View} v
+ * @param {State} state
+ */
+function placings(v, state) {
+  const { w } = v;
+  const r = /** @type {import("./messages.js").Result} */ (state.result);
+  const out = r.eliminated || {};
+  /** @param {number} s */
+  const wentOut = (s) => out[s] !== undefined;
+  const order = r.final_counts.map((_, s) => s);
+  order.sort((a, b) => {
+    if (wentOut(a) !== wentOut(b)) return wentOut(a) ? 1 : -1;
+    if (wentOut(a)) return out[b] - out[a] || a - b;
+    return r.final_counts[b] - r.final_counts[a] || a - b;
+  });
+  const list = el("ol", "end__counts");
+  order.forEach((s) => {
+    const name = w.seatName(state.seats, s);
+    list.appendChild(el("li", "", wentOut(s)
+      ? w.fmt(w.S.out_in_battle, { name, n: w.num(out[s]) })
+      : name + ": " + w.plural(w.S.cards, r.final_counts[s])));
+  });
+  return list;
+}
+
+/**
+ * The rematch form, for the seated players of a finished game: offer one, or
+ * join the one offered (naming who offered it); when it started without us,
+ * a link to watch it instead.
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderRematch(v, state) {
+  const { w } = v;
+  const S = w.S;
+  const form = byId("rematch-form");
+  const g = state.game;
+  const seated = state.you !== null && state.seats[state.you].kind === "human";
+  form.hidden = !(g.status === "over" && seated);
+  if (form.hidden) return;
+  const offer = byId("rematch-offer");
+  const button = byId("rematch-button");
+  offer.textContent = "";
+  if (!g.rematch) {
+    button.textContent = S.rematch;
+    return;
+  }
+  if (v.ui.late) {
+    // it started without us (the error above says so): watch it instead
+    const watch = el("a", "button button--quiet", S.watch_rematch);
+    watch.href = location.pathname.replace(/\/g\/[^/]+$/, "/g/" + g.rematch);
+    watch.id = "rematch-watch";
+    offer.appendChild(watch);
+  } else {
+    const by = g.rematch_by;
+    offer.textContent = by !== null && by !== undefined && by !== state.you
+      ? w.fmt(S.rematch_offer, { name: w.seatName(state.seats, by) }) : S.rematch_ready;
+  }
+  button.hidden = v.ui.late;
+  button.textContent = S.rematch_join;
+}

@@ -1,0 +1,338 @@
+// The game page drawn from the state: one function per part of the page
+// (join form, lobby, table and each seat, idle clock, watchers, status line,
+// connection notice; the end screen and rematch are in end.js). DOM only: what
+// to show comes from the state (state.js), the words from words.js.
+
+import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
+import { renderEnd, renderRematch } from "./end.js";
+import { canFlip, idleLeft, idleSeats, isCreator } from "./state.js";
+
+/** @typedef {import("./state.js").State} State */
+/** @typedef {import("./messages.js").Seat} Seat */
+/** @typedef {import("./messages.js").ClientMessage} ClientMessage */
+/** @typedef {import("./words.js").Words} Words */
+
+/**
+ * The game page's settings (cardwar.web.play.game_page, embedded as JSON).
+ * @typedef {object} Config
+ * @property {string} locale
+ * @property {string} socket  the WebSocket path, e.g. /ws/g/ID
+ * @property {number} [heartbeat]  seconds between the server's pings
+ * @property {number} [flip_timeout]  seconds the others have once someone has flipped
+ * @property {string} replay
+ * @property {string} download
+ * @property {string} variant_page
+ */
+
+/**
+ * What the drawing needs besides the state: words, settings, the page's
+ * actions, and the little the page remembers between two draws.
+ * @typedef {object} View
+ * @property {Words} w
+ * @property {Config} C
+ * @property {(message: ClientMessage) => void} send
+ * @property {() => void} flip  flip our pile (when it can be flipped)
+ * @property {{focusPile: boolean, refused: boolean, late: boolean}} ui  focusPile: put the
+ *   focus on our pile once it is drawn; refused: the join was refused (?error=full);
+ *   late: the rematch started without us (?error=rematch)
+ */
+
+/**
+ * Draw the whole page for `state` (nothing before the first state).
+ * @param {View} v
+ * @param {State | null} state
+ */
+export function render(v, state) {
+  if (!state) return;
+  const g = state.game;
+  byId("game").dataset.status = g.status;
+  byId("lobby").hidden = g.status !== "lobby";
+  byId("table").hidden = g.status === "lobby";
+  renderStatus(v, state);
+  renderJoin(v, state);
+  if (g.status === "lobby") renderLobby(v, state);
+  else renderTable(v, state);
+  renderEnd(v, state);
+  renderRematch(v, state);
+  renderWatchers(v, state);
+}
+
+/** Read a text out to screen readers (the live region). @param {string} text */
+export function announce(text) {
+  const a = byId("announce");
+  a.textContent = "";
+  window.setTimeout(() => { a.textContent = text; }, 50);
+}
+
+/** The connection notice: shown with `text`, hidden without. @param {string} text */
+export function renderNotice(text) {
+  const n = byId("conn-notice");
+  n.hidden = !text;
+  n.textContent = text || "";
+}
+
+/** The status line: the last error, if any. @param {View} v @param {State} state */
+export function renderStatus(v, state) {
+  const errors = v.w.S.errors;
+  byId("game-status").textContent = state.error ? errors[state.error] || errors.bad_message : "";
+}
+
+/** @param {Seat} s */
+const isOpen = (s) => s.kind === "open";
+
+/**
+ * The join form only while a seat is open; otherwise "Every seat is taken"
+ * (also after a refused join).
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderJoin(v, state) {
+  const S = v.w.S;
+  const g = state.game;
+  const open = g.status === "lobby" && state.seats.some(isOpen);
+  const form = /** @type {HTMLFormElement | null} */ (document.querySelector(".join-form"));
+  if (form) {
+    const wasShown = !form.hidden;
+    form.hidden = state.you !== null || !open;
+    if (wasShown && form.hidden && state.you === null) announce(S.errors.no_seat);
+  }
+  const full = state.you === null && !open && (g.status === "lobby" || v.ui.refused);
+  let note = document.getElementById("join-full");
+  if (full && !note) {
+    note = el("p", "join-full" + (v.ui.refused ? " form-error" : ""), S.errors.no_seat);
+    note.id = "join-full";
+    if (v.ui.refused) note.setAttribute("role", "alert");
+    const lobby = byId("lobby");
+    lobby.parentNode?.insertBefore(note, lobby);  // where the form was
+  }
+  if (note) note.hidden = !full;
+}
+
+// -- lobby ----------------------------------------------------------------------
+/**
+ * The seats as they fill, and the start button (for whoever may start).
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderLobby(v, state) {
+  const { w } = v;
+  const S = w.S;
+  const list = byId("seat-list");
+  list.textContent = "";
+  state.seats.forEach((s) => list.appendChild(lobbySeat(v, state, s)));
+  const area = byId("start-area");
+  area.textContent = "";
+  const open = state.seats.filter(isOpen).length;
+  // seats the computer fills on start: open ones and those still kept for a player
+  const empty = state.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
+  if (isCreator(state)) {
+    const b = el("button", "button", empty ? S.start_fill : S.start);
+    b.type = "button";
+    b.id = "start-game";
+    b.addEventListener("click", () => {
+      b.disabled = true;
+      v.ui.focusPile = true;  // keyboard players land on their pile
+      v.send({ type: "start" });
+    });
+    area.appendChild(b);
+  } else if (state.you !== null) {
+    const creator = w.seatName(state.seats, state.game.creator || 0);
+    area.textContent = w.fmt(S.wait_start, { name: creator });
+  } else if (!open) {
+    area.textContent = S.watching;
+  }
+}
+
+/**
+ * One seat of the lobby's list.
+ * @param {View} v
+ * @param {State} state
+ * @param {Seat} s
+ */
+function lobbySeat(v, state, s) {
+  const { w } = v;
+  const S = w.S;
+  const li = el("li", "seat-list__item");
+  li.dataset.seat = String(s.seat);
+  li.appendChild(el("span", "seat-list__label", w.fmt(S.seat, { n: w.num(s.seat + 1) })));
+  if (s.kind === "open") {
+    li.appendChild(el("span", "seat-list__name seat-list__name--open", S.open_seat));
+  } else if (s.kind === "reserved") {  // a rematch seat kept for its former player
+    li.appendChild(el("span", "seat-list__name seat-list__name--open seat-list__name--reserved",
+      w.fmt(S.reserved_seat, { name: s.nickname || "" })));
+  } else {
+    li.appendChild(el("span", "seat-list__name", w.seatName(state.seats, s.seat)));
+    seatTags(v, state, s, li);
+    if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
+    if (s.kind === "human") li.appendChild(presenceEl(v, state, s));
+  }
+  return li;
+}
+
+/**
+ * The computer and "you" tags of a seat.
+ * @param {View} v
+ * @param {State} state
+ * @param {Seat} s
+ * @param {HTMLElement} into
+ */
+function seatTags(v, state, s, into) {
+  const S = v.w.S;
+  if (s.kind === "computer") {
+    into.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
+  }
+  if (s.seat === state.you) into.appendChild(el("span", "tag", S.you));
+}
+
+/**
+ * A player's presence chip; unknown (dimmed) for the others while we reconnect.
+ * @param {View} v
+ * @param {State} state
+ * @param {Seat} s
+ */
+function presenceEl(v, state, s) {
+  const S = v.w.S;
+  if (state.stale && s.seat !== state.you) {
+    return el("span", "presence presence--unknown", S.presence_unknown);
+  }
+  const on = s.seat === state.you && state.stale ? false : s.online;
+  return el("span", "presence" + (on ? " presence--on" : ""), on ? S.online : S.offline);
+}
+
+// -- table ----------------------------------------------------------------------
+/**
+ * The table: the battle number, every seat, the last battle in words, help,
+ * the idle clock and auto-flip.
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderTable(v, state) {
+  const { w, C } = v;
+  const S = w.S;
+  const g = state.game;
+  const you = state.you;
+  const hadFocus = document.activeElement && document.activeElement.id === "my-pile";
+  byId("table").dataset.battle = String(g.battle);
+  byId("battle-number").textContent = w.battleNumber(g);
+  const seats = byId("seats");
+  seats.textContent = "";
+  seats.dataset.players = String(g.players);
+  state.seats.forEach((s) => seats.appendChild(tableSeat(v, state, s)));
+  const name = (/** @type {number} */ seat) => w.seatName(state.seats, seat);
+  byId("summary").textContent = state.last
+    ? w.summary(state.last, Boolean(g.tie_word), false, name) : "";
+  const mine = you !== null && g.status === "playing" && g.in_play[you];
+  byId("flip-help").textContent = mine
+    ? w.plural(S.flip_help, Math.round(C.flip_timeout || 10)) : "";
+  byId("watching-note").hidden = !(you === null && g.status !== "lobby");
+  byId("auto-area").hidden = !(you !== null && g.status === "playing");
+  if (you !== null) {
+    const auto = /** @type {HTMLInputElement} */ (byId("auto-flip"));
+    auto.checked = Boolean(state.seats[you].auto_flip);
+  }
+  const pile = document.getElementById("my-pile");
+  if ((hadFocus || v.ui.focusPile) && pile) {
+    v.ui.focusPile = false;
+    pile.focus();
+  }
+  renderIdle(v, state, Date.now());
+}
+
+/**
+ * One seat at the table: name and tags, presence, away, whether it has
+ * flipped, its pile (ours is the flip button) and the cards it played.
+ * @param {View} v
+ * @param {State} state
+ * @param {Seat} s
+ */
+export function tableSeat(v, state, s) {
+  const { w } = v;
+  const S = w.S;
+  const g = state.game;
+  const seat = s.seat;
+  const { box, head } = seatBox(w, state, seat);
+  seatTags(v, state, s, head);
+  if (s.kind === "human") head.appendChild(presenceEl(v, state, s));
+  if (s.kind === "human" && s.gone && g.status === "playing") {
+    head.appendChild(el("span", "tag tag--quiet tseat__gone", S.gone));
+    if (isCreator(state) && seat !== state.you) {
+      const hand = el("button", "button button--quiet button--small tseat__hand",
+        w.fmt(S.hand_over, { name: w.seatName(state.seats, seat) }));
+      hand.type = "button";
+      hand.addEventListener("click", () => {
+        hand.disabled = true;
+        v.send({ type: "hand_over", seat });
+      });
+      head.appendChild(hand);
+    }
+  }
+  const flipped = g.flipped.indexOf(seat) >= 0;
+  const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready" : "wait";
+  if (st) {
+    const text = st === "out" ? S.out : st === "ready" ? S.flipped : S.waiting;
+    head.appendChild(el("span", "tseat__state tseat__state--" + st, text));
+  }
+  box.appendChild(seat === state.you && g.status === "playing" && g.in_play[seat]
+    ? myPile(v, state, seat) : pileEl(w, state, seat));
+  box.appendChild(playArea(w, state, seat));
+  return box;
+}
+
+/**
+ * Our own pile: a button that flips (Space and Enter flip too, see game.js).
+ * @param {View} v
+ * @param {State} state
+ * @param {number} seat
+ */
+function myPile(v, state, seat) {
+  const { w } = v;
+  const can = canFlip(state);
+  const label = pileLabel(w, state, seat);
+  const pile = el("button", "pile pile--mine");
+  pile.type = "button";
+  pile.id = "my-pile";
+  pile.setAttribute("aria-disabled", String(!can));
+  pile.setAttribute("aria-label", can ? label + ". " + w.S.flip : label);
+  pile.addEventListener("click", v.flip);
+  stackPile(w, pile, state.game.counts[seat]);
+  if (can) pile.appendChild(el("span", "pile__flip", w.S.flip));
+  return pile;
+}
+
+/**
+ * The idle clock: once someone has flipped, the others have C.flip_timeout
+ * seconds. Drawn again every quarter second while it runs.
+ * @param {View} v
+ * @param {State} state
+ * @param {number} now  Date.now()
+ */
+export function renderIdle(v, state, now) {
+  const { w } = v;
+  const note = byId("idle-note");
+  const left = idleLeft(state, now);
+  if (left === null) {
+    note.textContent = "";
+    note.hidden = true;
+    return;
+  }
+  const n = w.num(left);
+  const seats = idleSeats(state);
+  const lines = [];
+  if (state.you !== null && seats.indexOf(state.you) >= 0) lines.push(w.fmt(w.S.idle_you, { n }));
+  const others = seats.filter((s) => s !== state.you).map((s) => w.seatName(state.seats, s));
+  if (others.length) lines.push(w.fmt(w.S.idle_wait, { names: others.join(", "), n }));
+  note.textContent = lines.join(" ");
+  note.hidden = false;
+}
+
+/**
+ * "2 people are watching" (not while reconnecting: the count may be old).
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderWatchers(v, state) {
+  const box = byId("watchers");
+  const n = state.stale ? 0 : state.watchers || 0;
+  box.hidden = n <= 0;
+  box.textContent = n > 0 ? v.w.plural(v.w.S.watching_count, n) : "";
+}

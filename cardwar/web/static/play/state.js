@@ -1,0 +1,238 @@
+// The game page's state and its reducer: reduce(state, message, now) -> new state.
+// Pure: no DOM, no timers, no globals; the state passed in is never changed
+// (a message that changes nothing gives back the same object). node's tests
+// (tests/js) cover every message type. To add a message type: its shape in
+// messages.js, one entry in ON below (tsc fails until it has one), and what
+// the page does with it in render.js (and the effects table in game.js).
+
+/** @typedef {import("./messages.js").ServerMessage} ServerMessage */
+/** @typedef {import("./messages.js").StateMessage} StateMessage */
+/** @typedef {import("./messages.js").Game} Game */
+/** @typedef {import("./messages.js").Seat} Seat */
+/** @typedef {import("./messages.js").BattleMessage} BattleMessage */
+/** @typedef {import("./messages.js").Result} Result */
+
+/**
+ * What the page shows: the server's snapshot, kept up to date by its events,
+ * plus what only this page knows.
+ * @typedef {object} State
+ * @property {number | null} seq  the last numbered event applied
+ * @property {number | null} you  our seat, null for a spectator
+ * @property {Game} game
+ * @property {Seat[]} seats
+ * @property {number} watchers  spectators connected
+ * @property {BattleMessage | null} last  the last battle, shown on the table
+ * @property {Result | null} result  set once the game is over
+ * @property {boolean} revealed  the last battle's face-down cards are shown
+ * @property {boolean} stale  the connection dropped: presence and counts may be out of date
+ * @property {boolean} pending  our flip is sent but the server has not confirmed it
+ * @property {{battle: number, deadline: number} | null} idle  the coming battle's idle
+ *   clock: when (on the `now` clock, ms) the game flips for whoever has not flipped
+ * @property {string | null} error  the code of the last error frame (a key of strings.errors)
+ */
+
+/**
+ * What the page itself does, reduced like the server's messages ("local:" never
+ * comes from the server).
+ * @typedef {{type: "local:flip"} | {type: "local:reveal", battle: number} |
+ *   {type: "local:lost"} | {type: "local:retry"}} LocalAction
+ *   local:flip - we flip: shown at once, pending until the server's "flipped";
+ *   local:reveal - the face-down cards of `battle` are turned (a moment after it);
+ *   local:lost - the connection dropped; local:retry - connecting again: an
+ *   unconfirmed flip is dropped (the catch-up brings it back if it arrived).
+ */
+
+/** @typedef {ServerMessage | LocalAction} Action */
+
+/**
+ * @template {Action["type"]} K
+ * @typedef {(state: State, action: Extract<Action, {type: K}>, now: number) => State} Handler
+ */
+
+/**
+ * The new state after `action`; `now` is the clock (ms) for the idle countdown.
+ * A numbered message seen already (seq not above state.seq) changes nothing, so
+ * a catch-up that overlaps what the page has is harmless. Before the first
+ * `state` message there is no state (null) and only `state` makes one.
+ * @param {State | null} state
+ * @param {Action} action
+ * @param {number} [now]
+ * @returns {State | null}
+ */
+export function reduce(state, action, now = 0) {
+  if (action.type === "state") return snapshot(action, now);
+  if (!state) return state;
+  const seq = "seq" in action ? action.seq : null;
+  if (seq !== null && seq !== undefined) {
+    if (state.seq !== null && seq <= state.seq) return state;
+    state = { ...state, seq };
+  }
+  const on = /** @type {Handler<Action["type"]> | undefined} */ (ON[action.type]);
+  return on ? on(state, action, now) : state;  // a type this page does not know: just counted
+}
+
+/**
+ * The state a `state` message gives: it replaces everything.
+ * @param {StateMessage} m
+ * @param {number} now
+ * @returns {State}
+ */
+function snapshot(m, now) {
+  return {
+    seq: m.seq, you: m.you, game: m.game, seats: m.seats, watchers: m.watchers || 0,
+    last: m.last, result: m.result,
+    revealed: true, stale: false, pending: false, error: null,
+    idle: m.idle === null || m.idle === undefined ? null
+      : { battle: m.game.battle + 1, deadline: now + m.idle * 1000 },
+  };
+}
+
+/**
+ * The state of a finished game's replay at the deal (for replay.js, which then
+ * applies its battles as `battle` messages).
+ * @param {{seats: {seat: number, kind: Seat["kind"], nickname: string | null}[],
+ *   start_counts: number[], tie_word: string | null, battle_limit: number | null}} deal
+ * @returns {State}
+ */
+export function dealt(deal) {
+  const players = deal.seats.length;
+  return {
+    seq: 0, you: null, watchers: 0, last: null, result: null,
+    revealed: true, stale: false, pending: false, idle: null, error: null,
+    seats: deal.seats.map((s) => ({ ...s, online: false, auto_flip: false, gone: false })),
+    game: {
+      players, battle: 0, counts: deal.start_counts, in_play: deal.start_counts.map(() => true),
+      status: "playing", flipped: [], creator: null, tie_word: deal.tie_word,
+      battle_limit: deal.battle_limit, rematch: null, rematch_by: null,
+    },
+  };
+}
+
+// -- one handler per message type ---------------------------------------------
+/** @type {{[K in Exclude<Action["type"], "state">]: Handler<K>}} */
+const ON = {
+  joined(s, m) {
+    const old = s.seats[m.seat];
+    s = withSeat(s, m.seat, {
+      seat: m.seat, kind: m.kind, nickname: m.nickname, auto_flip: false, gone: false,
+      online: m.kind === "computer" || Boolean(old && old.online),
+    });
+    // in a rematch the seat that may start moves to the lowest player who came back
+    return m.creator === undefined ? s : withGame(s, { creator: m.creator });
+  },
+  presence: (s, m) => withSeat(s, m.seat, { online: m.online }),
+  gone: (s, m) => withSeat(s, m.seat, { gone: m.gone }),
+  handed: (s, m) => withSeat(s, m.seat, { kind: "computer", gone: false, online: true }),
+  relinked: (s) => s,  // the server closes the socket of the old link (code 4001)
+  // the last message of a catch-up: presence and counts are fresh again
+  watchers: (s, m) => ({ ...s, watchers: m.count, stale: false }),
+  idle: (s, m, now) => ({
+    ...s,
+    idle: m.left === null || m.left === undefined ? null
+      : { battle: m.battle, deadline: now + m.left * 1000 },
+  }),
+  rematch: (s, m) => withGame(s, { rematch: m.game, rematch_by: m.by ?? s.game.rematch_by }),
+  auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
+  started: (s, m) => withGame(s, { status: "playing", counts: m.counts, flipped: [] }),
+  flipped(s, m) {
+    if (m.seat === s.you) s = { ...s, pending: false };
+    const f = s.game.flipped;
+    return f.indexOf(m.seat) < 0 ? withGame(s, { flipped: [...f, m.seat] }) : s;
+  },
+  battle(s, m) {
+    const g = s.game;
+    // a log entry of the replay has no in_play: those out are named in `out`
+    const inPlay = m.in_play || g.in_play.map((on, seat) => on && m.out.indexOf(seat) < 0);
+    return {
+      ...s, pending: false, idle: null, last: m, revealed: !m.peaces.length,
+      game: { ...g, battle: m.battle, counts: m.counts, in_play: inPlay, flipped: [] },
+    };
+  },
+  over: (s, m) => ({ ...withGame(s, { status: "over" }), result: m, idle: null }),
+  error(s, m) {
+    // a refused flip did not count: the pile can be flipped again
+    if (s.pending && (m.code === "rate_limited" || m.code === "bad_message")) s = unflip(s);
+    return { ...s, error: m.code };
+  },
+  ping: (s) => s,  // heartbeats: answered by connection.js
+  pong: (s) => s,
+
+  "local:flip"(s) {
+    if (!canFlip(s) || s.you === null) return s;
+    return { ...withGame(s, { flipped: [...s.game.flipped, s.you] }), pending: true };
+  },
+  "local:reveal": (s, a) =>
+    s.revealed || !s.last || s.last.battle !== a.battle ? s : { ...s, revealed: true },
+  "local:lost": (s) => (s.stale ? s : { ...s, stale: true }),
+  "local:retry": (s) => (s.pending ? unflip(s) : s),
+};
+
+/**
+ * @param {State} s
+ * @param {number} seat
+ * @param {Partial<Seat>} patch
+ * @returns {State}
+ */
+function withSeat(s, seat, patch) {
+  const seats = s.seats.slice();
+  seats[seat] = { ...seats[seat], ...patch };
+  return { ...s, seats };
+}
+
+/**
+ * @param {State} s
+ * @param {Partial<Game>} patch
+ * @returns {State}
+ */
+function withGame(s, patch) {
+  return { ...s, game: { ...s.game, ...patch } };
+}
+
+/** Take back our own flip that the server has not confirmed. @param {State} s @returns {State} */
+function unflip(s) {
+  const flipped = s.game.flipped.filter((seat) => seat !== s.you);
+  return { ...withGame(s, { flipped }), pending: false };
+}
+
+// -- what the state says -------------------------------------------------------
+/**
+ * Whether our pile can be flipped now (seated, in play, not flipped yet, connected).
+ * @param {State | null} s
+ * @returns {boolean}
+ */
+export function canFlip(s) {
+  if (!s || s.stale || s.you === null) return false;
+  const g = s.game;
+  return g.status === "playing" && g.in_play[s.you] && g.flipped.indexOf(s.you) < 0;
+}
+
+/** Whether we may start the game. @param {State} s */
+export function isCreator(s) {
+  return s.you !== null && s.you === s.game.creator;
+}
+
+/**
+ * The seats the idle clock waits for: humans in play who have not flipped and
+ * are not played for (auto-flip, gone).
+ * @param {State} s
+ * @returns {number[]}
+ */
+export function idleSeats(s) {
+  const g = s.game;
+  return s.seats.filter((seat) => g.in_play[seat.seat] && g.flipped.indexOf(seat.seat) < 0 &&
+    seat.kind === "human" && !seat.auto_flip && !seat.gone).map((seat) => seat.seat);
+}
+
+/**
+ * Whole seconds left on the idle clock at `now`, or null when no clock is to be
+ * shown (not playing, not started for the coming battle, nobody waited for).
+ * @param {State} s
+ * @param {number} now
+ * @returns {number | null}
+ */
+export function idleLeft(s, now) {
+  const g = s.game;
+  if (g.status !== "playing" || !s.idle || s.idle.battle !== g.battle + 1 ||
+      !idleSeats(s).length) return null;
+  return Math.max(0, Math.ceil((s.idle.deadline - now) / 1000));
+}

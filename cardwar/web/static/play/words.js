@@ -1,0 +1,184 @@
+// Wording, in the page's language: the strings come from the server
+// (cardwar.web.play.client_strings, embedded as JSON), numbers and plural
+// forms from Intl. Pure: no DOM, so node's tests can use it too.
+
+/** @typedef {import("./messages.js").Seat} Seat */
+/** @typedef {import("./messages.js").BattleRecord} BattleRecord */
+/** @typedef {import("./messages.js").Game} Game */
+
+/** @typedef {Record<string, string>} PluralForms  a text per CLDR category (one, few, many…) */
+
+/**
+ * Every string the game and replay pages show; `{name}`-style placeholders.
+ * @typedef {object} Strings
+ * @property {string} seat
+ * @property {string} open_seat
+ * @property {string} reserved_seat
+ * @property {string} computer
+ * @property {string} computer_name
+ * @property {string} copied
+ * @property {string} you
+ * @property {string} online
+ * @property {string} offline
+ * @property {string} presence_unknown
+ * @property {string} creator
+ * @property {string} start
+ * @property {string} start_fill
+ * @property {string} wait_start
+ * @property {string} watching
+ * @property {string} battle_of
+ * @property {string} battle
+ * @property {string} flip
+ * @property {PluralForms} flip_help
+ * @property {string} idle_you
+ * @property {string} idle_wait
+ * @property {string} placings
+ * @property {string} out_in_battle
+ * @property {string} set_aside
+ * @property {string} flipped
+ * @property {string} waiting
+ * @property {string} out
+ * @property {string} tie_word  the five letters of a peace in this language ("" in War)
+ * @property {PluralForms} cards
+ * @property {PluralForms} pile
+ * @property {PluralForms} takes
+ * @property {PluralForms} face_down_count
+ * @property {string} tie_peace
+ * @property {string} tie_war
+ * @property {string} nobody
+ * @property {string} went_out
+ * @property {string} game_over
+ * @property {string} wins
+ * @property {string} win_why
+ * @property {string} draw
+ * @property {string} reason_battle_limit
+ * @property {string} reason_unresolvable
+ * @property {string} reason_cycle
+ * @property {string} seed
+ * @property {string} replay
+ * @property {string} play_again
+ * @property {string} connecting
+ * @property {string} disconnected
+ * @property {string} reconnecting
+ * @property {string} gone
+ * @property {string} hand_over
+ * @property {PluralForms} watching_count
+ * @property {string} watch_replay
+ * @property {string} watch_rematch
+ * @property {string} download
+ * @property {string} rematch
+ * @property {string} rematch_join
+ * @property {string} rematch_offer
+ * @property {string} rematch_ready
+ * @property {string} replay_step
+ * @property {string} replay_start
+ * @property {string} card
+ * @property {Record<string, string>} ranks
+ * @property {Record<string, string>} suits
+ * @property {Record<string, string>} errors  error code -> text
+ */
+
+/**
+ * `t` with each `{key}` replaced by `args[key]` (unknown keys are left as they are).
+ * @param {string} t
+ * @param {Record<string, string | number>} args
+ * @returns {string}
+ */
+export function fmt(t, args) {
+  return t.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
+}
+
+/**
+ * The wording helpers bound to the page's strings `S` and `locale` (a BCP 47 tag).
+ * @param {Strings} S
+ * @param {string} locale
+ */
+export function makeWords(S, locale) {
+  const nf = new Intl.NumberFormat(locale);
+  const pr = new Intl.PluralRules(locale);
+
+  /**
+   * The form of `forms` for `n`, with `{count}` the number in the locale's digits.
+   * @param {PluralForms} forms
+   * @param {number} n
+   * @param {Record<string, string | number>} [args]
+   */
+  function plural(forms, n, args) {
+    return fmt(forms[pr.select(n)] || forms.other, { ...args, count: nf.format(n) });
+  }
+  /** @param {number} n */
+  function num(n) { return nf.format(n); }
+  /** A card's name for screen readers, e.g. "queen of hearts". @param {string} code e.g. "QH" */
+  function cardName(code) {
+    return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
+  }
+  /**
+   * How a seat is called: its nickname, "Computer 2" or "Seat 3".
+   * @param {Seat[]} seats
+   * @param {number} seat
+   */
+  function seatName(seats, seat) {
+    const s = seats[seat];
+    if (s.kind === "computer") return fmt(S.computer_name, { n: num(seat + 1) });
+    if (s.kind === "human" && s.nickname) return s.nickname;
+    return fmt(S.seat, { n: num(seat + 1) });
+  }
+  /**
+   * The letters on `count` face-down cards of a peace ("" each without a tie word).
+   * @param {boolean} tieWord
+   * @param {number} count
+   * @returns {string[]}
+   */
+  function tieLetters(tieWord, count) {
+    const out = [];
+    for (let i = 0; i < count; i++) out.push(tieWord ? S.tie_word[i] || "" : "");
+    return out;
+  }
+  /**
+   * How a battle ended: who takes the pot, or nobody; who went out.
+   * @param {BattleRecord} b
+   * @param {(seat: number) => string} name
+   * @returns {string[]}
+   */
+  function battleOutcome(b, name) {
+    const parts = [];
+    if (b.winner !== null && b.winner !== undefined) {
+      parts.push(plural(S.takes, b.pot, { name: name(b.winner) }));
+    } else {
+      parts.push(S.nobody);
+    }
+    (b.out || []).forEach((s) => parts.push(fmt(S.went_out, { name: name(s) })));
+    return parts;
+  }
+  /**
+   * A battle in words: the tie (if any) and the outcome; `full` adds the number
+   * and every card turned up (for the screen reader's announcement).
+   * @param {BattleRecord} b
+   * @param {boolean} tieWord  a peace (true) or a war
+   * @param {boolean} full
+   * @param {(seat: number) => string} name
+   */
+  function summary(b, tieWord, full, name) {
+    /** @param {(string | null)[]} cards */
+    const turned = (cards) => cards.map((c, s) => (c ? name(s) + " " + cardName(c) : null))
+      .filter(Boolean).join(", ") + ".";
+    const parts = [];
+    if (full) parts.push(fmt(S.battle, { n: num(b.battle) }) + ": " + turned(b.face_up));
+    if (b.peaces.length) {
+      parts.push(tieWord ? S.tie_peace : S.tie_war);
+      if (full) parts.push(turned(b.peaces[b.peaces.length - 1].face_up));
+    }
+    return parts.concat(battleOutcome(b, name)).join(" ");
+  }
+  /** "Battle 4 of 1,000": the coming battle, or the last one once the game is over.
+   * @param {Game} g */
+  function battleNumber(g) {
+    const n = g.status === "over" ? g.battle : g.battle + 1;
+    if (g.battle_limit) return fmt(S.battle_of, { n: num(n), limit: num(g.battle_limit) });
+    return fmt(S.battle, { n: num(n) });
+  }
+  return { S, fmt, num, plural, cardName, seatName, tieLetters, battleOutcome, summary,
+    battleNumber };
+}
+
+/** @typedef {ReturnType<typeof makeWords>} Words */

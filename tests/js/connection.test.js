@@ -1,0 +1,13 @@
+// The game's connection (cardwar/web/static/play/connection.js): how long it
+// waits before connecting again.
+
+import assert from "node:assert/strict";
+import { it } from "node:test";
+
+import { backoff } from "../../cardwar/web/static/play/connection.js";
+
+it("backoff: 1 s doubling up to 15 s, between half and all of it", () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 10].map((n) => backoff(n, 0.999999)).map(Math.round),
+    [1000, 2000, 4000, 8000, 15000, 15000, 15000]);
+  assert.deepEqual([1, 2, 5].map((n) => backoff(n, 0)), [500, 1000, 7500]);
+});

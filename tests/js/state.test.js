@@ -1,0 +1,382 @@
+// The game page's reducer (cardwar/web/static/play/state.js): every message the
+// server sends, the page's own actions, reconnection and repeated events.
+// Run with `node --test tests/js/` (`make jstest`).
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import {
+  canFlip, dealt, idleLeft, idleSeats, isCreator, reduce,
+} from "../../cardwar/web/static/play/state.js";
+import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
+
+/** @typedef {import("../../cardwar/web/static/play/state.js").State} State */
+/** @typedef {import("../../cardwar/web/static/play/state.js").Action} Action */
+
+const NOW = 50_000;
+
+/**
+ * The state after `actions`, from `start` (frozen first: the reducer may not change it).
+ * @param {State | null} start
+ * @param {...Action} actions
+ * @returns {State}
+ */
+function apply(start, ...actions) {
+  let s = deepFreeze(start);
+  for (const a of actions) s = deepFreeze(reduce(s, deepFreeze(a), NOW));
+  assert.ok(s, "a state");
+  return s;
+}
+
+/** @param {Parameters<typeof snapshot>[0]} [o] */
+const playing = (o) => apply(null, snapshot(o));
+/** @param {Parameters<typeof snapshot>[0]} [o] */
+const lobby = (o) => apply(null, snapshot({
+  ...o, game: { status: "lobby", counts: [0, 0], ...o?.game },
+  seats: o?.seats ?? [
+    { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false, gone: false },
+    { seat: 1, kind: "open", nickname: null, online: false, auto_flip: false, gone: false },
+  ] }));
+
+describe("state: the snapshot", () => {
+  it("makes the first state; nothing else does", () => {
+    for (const m of [battle(5, 1), { type: "watchers", seq: null, count: 2 },
+      { type: "error", seq: null, code: "bad_message" }, { type: "local:lost" }]) {
+      assert.equal(reduce(null, /** @type {Action} */ (m), NOW), null, m.type);
+    }
+    const s = playing({ seq: 7, idle: 3.5, watchers: 2 });
+    assert.equal(s.seq, 7);
+    assert.equal(s.you, 0);
+    assert.equal(s.watchers, 2);
+    assert.deepEqual(s.idle, { battle: 1, deadline: NOW + 3500 });
+    assert.equal(s.revealed, true);  // a battle in a snapshot is shown as it ended
+    assert.equal(s.stale, false);
+    assert.equal(s.pending, false);
+    assert.equal(s.error, null);
+  });
+
+  it("replaces everything, whatever the page had (a resync)", () => {
+    const s = apply(playing(), { type: "local:flip" }, { type: "local:lost" },
+      { type: "error", seq: null, code: "not_playing" }, battle(5, 1));
+    const fresh = apply(s, snapshot({ seq: 3, game: { battle: 0 } }));
+    assert.equal(fresh.seq, 3);
+    assert.equal(fresh.game.battle, 0);
+    assert.equal(fresh.last, null);
+    assert.deepEqual([fresh.stale, fresh.pending, fresh.error], [false, false, null]);
+    assert.deepEqual(fresh.game.flipped, []);
+  });
+
+  it("without an idle clock has none", () => {
+    assert.equal(playing({ idle: null }).idle, null);
+  });
+});
+
+describe("state: lobby messages", () => {
+  it("joined: a human takes an open seat, offline until a presence says otherwise", () => {
+    const s = apply(lobby(), { type: "joined", seq: 5, seat: 1, kind: "human", nickname: "Bob" });
+    assert.deepEqual(s.seats[1], { seat: 1, kind: "human", nickname: "Bob", online: false,
+      auto_flip: false, gone: false });
+    assert.equal(s.seq, 5);
+    assert.equal(s.game.creator, 0);  // no creator in the event: unchanged
+  });
+
+  it("joined: a computer is online; a reserved seat names its player; the creator moves", () => {
+    let s = apply(lobby(), { type: "joined", seq: 5, seat: 1, kind: "computer", nickname: null });
+    assert.equal(s.seats[1].online, true);
+    s = apply(lobby(), { type: "joined", seq: 5, seat: 1, kind: "reserved", nickname: "Bob",
+      creator: 1 });
+    assert.equal(s.seats[1].kind, "reserved");
+    assert.equal(s.seats[1].nickname, "Bob");
+    assert.equal(s.game.creator, 1);
+  });
+
+  it("joined: a seat that was online (presence came first) stays online", () => {
+    const s = apply(lobby(), { type: "presence", seq: null, seat: 1, online: true },
+      { type: "joined", seq: 5, seat: 1, kind: "human", nickname: "Bob" });
+    assert.equal(s.seats[1].online, true);
+  });
+
+  it("started: playing with the dealt counts, nobody flipped", () => {
+    const s = apply(lobby({ game: { flipped: [1] } }),
+      { type: "started", seq: 5, counts: [26, 26] });
+    assert.equal(s.game.status, "playing");
+    assert.deepEqual(s.game.counts, [26, 26]);
+    assert.deepEqual(s.game.flipped, []);
+  });
+});
+
+describe("state: seats", () => {
+  it("presence, gone, auto_flip and handed change one seat", () => {
+    const s0 = playing();
+    let s = apply(s0, { type: "presence", seq: null, seat: 1, online: false });
+    assert.equal(s.seats[1].online, false);
+    assert.equal(s.seats[0], s0.seats[0]);  // the other seat is untouched
+    s = apply(s, { type: "gone", seq: null, seat: 1, gone: true });
+    assert.equal(s.seats[1].gone, true);
+    s = apply(s, { type: "auto_flip", seq: 5, seat: 0, on: true });
+    assert.equal(s.seats[0].auto_flip, true);
+    s = apply(s, { type: "handed", seq: 6, seat: 1 });
+    assert.deepEqual([s.seats[1].kind, s.seats[1].gone, s.seats[1].online],
+      ["computer", false, true]);
+    assert.equal(s.seats[1].nickname, "Bob");
+    assert.equal(s.seq, 6);
+  });
+
+  it("relinked: counted, nothing else (the old link's socket is closed by the server)", () => {
+    const s0 = playing();
+    const s = apply(s0, { type: "relinked", seq: 5, seat: 0 });
+    assert.equal(s.seq, 5);
+    assert.deepEqual({ ...s, seq: s0.seq }, s0);
+  });
+
+  it("watchers: the count, and the end of a catch-up: fresh again", () => {
+    const s = apply(playing(), { type: "local:lost" }, { type: "watchers", seq: null, count: 3 });
+    assert.equal(s.watchers, 3);
+    assert.equal(s.stale, false);
+  });
+});
+
+describe("state: flips and battles", () => {
+  it("flipped: marks the seat once", () => {
+    const f = /** @type {const} */ ({ type: "flipped", seq: 5, seat: 1, battle: 1, by: "player" });
+    const s = apply(playing(), f);
+    assert.deepEqual(s.game.flipped, [1]);
+    assert.deepEqual(apply(s, { ...f, seq: 6 }).game.flipped, [1]);
+  });
+
+  it("battle: counts, the battle number, nobody flipped, shown on the table", () => {
+    const b = battle(5, 1);
+    const s = apply(playing({ game: { flipped: [1] }, idle: 4 }), b);
+    assert.equal(s.game.battle, 1);
+    assert.deepEqual(s.game.counts, [27, 25]);
+    assert.deepEqual(s.game.flipped, []);
+    assert.equal(s.last, b);
+    assert.equal(s.revealed, true);  // no face-down cards to turn
+    assert.equal(s.idle, null);
+    assert.equal(s.seq, 5);
+  });
+
+  it("battle: a peace's face-down cards are turned later (local:reveal, that battle only)", () => {
+    let s = apply(playing(), peaceBattle(5, 1));
+    assert.equal(s.revealed, false);
+    assert.equal(apply(s, { type: "local:reveal", battle: 2 }), s);
+    s = apply(s, { type: "local:reveal", battle: 1 });
+    assert.equal(s.revealed, true);
+    assert.equal(apply(s, { type: "local:reveal", battle: 1 }), s);
+  });
+
+  it("battle: who is in play comes with it, or (a replay's log) from who went out", () => {
+    const three = { game: { players: 3, counts: [20, 20, 12], in_play: [true, true, true] } };
+    let s = apply(playing(three), battle(5, 1, { in_play: [true, false, true], out: [1] }));
+    assert.deepEqual(s.game.in_play, [true, false, true]);
+    const logged = battle(5, 1, { out: [2] });
+    delete logged.in_play;
+    s = apply(playing(three), logged);
+    assert.deepEqual(s.game.in_play, [true, true, false]);
+  });
+
+  it("over: the result, the clock stops", () => {
+    /** @type {import("../../cardwar/web/static/play/messages.js").OverMessage} */
+    const over = {
+      type: "over", seq: 9, outcome: "win", reason: "all_cards", winner: 0, battles: 4,
+      final_counts: [52, 0], eliminated: { 1: 4 }, seed: "ab".repeat(32), hands: null,
+      command: "cardwar play --seed x",
+    };
+    const s = apply(playing({ idle: 3 }), over);
+    assert.equal(s.game.status, "over");
+    assert.equal(s.result, over);
+    assert.equal(s.idle, null);
+  });
+});
+
+describe("state: our own flip", () => {
+  it("local:flip: flipped at once, pending until the server's flipped", () => {
+    let s = apply(playing(), { type: "local:flip" });
+    assert.deepEqual(s.game.flipped, [0]);
+    assert.equal(s.pending, true);
+    assert.equal(canFlip(s), false);
+    assert.equal(apply(s, { type: "local:flip" }), s);  // once
+    s = apply(s, { type: "flipped", seq: 5, seat: 0, battle: 1, by: "player" });
+    assert.deepEqual(s.game.flipped, [0]);
+    assert.equal(s.pending, false);
+  });
+
+  it("local:flip: only a seated player in play, while playing and connected", () => {
+    const cases = [
+      playing({ you: null }), lobby(), playing({ game: { status: "over" } }),
+      playing({ game: { in_play: [false, true] } }), playing({ game: { flipped: [0] } }),
+      apply(playing(), { type: "local:lost" }),
+    ];
+    for (const s of cases) {
+      assert.equal(canFlip(s), false);
+      assert.equal(apply(s, { type: "local:flip" }), s);
+    }
+    assert.equal(canFlip(null), false);
+    assert.equal(canFlip(playing()), true);
+  });
+
+  it("error: a flip refused as too fast or not understood can be made again", () => {
+    for (const code of ["rate_limited", "bad_message"]) {
+      const s = apply(playing(), { type: "local:flip" }, { type: "error", seq: null, code });
+      assert.deepEqual(s.game.flipped, []);
+      assert.equal(s.pending, false);
+      assert.equal(s.error, code);
+      assert.equal(canFlip(s), true);
+    }
+  });
+
+  it("error: other refusals keep the flip and only say why", () => {
+    const s = apply(playing(), { type: "local:flip" },
+      { type: "error", seq: null, code: "not_playing" });
+    assert.deepEqual(s.game.flipped, [0]);
+    assert.equal(s.pending, true);
+    assert.equal(s.error, "not_playing");
+    const unsent = apply(playing(), { type: "error", seq: null, code: "rate_limited" });
+    assert.deepEqual(unsent.game.flipped, []);
+  });
+
+  it("battle: confirms a pending flip (its flipped may have been missed)", () => {
+    const s = apply(playing(), { type: "local:flip" }, battle(5, 1));
+    assert.equal(s.pending, false);
+    assert.deepEqual(s.game.flipped, []);
+  });
+});
+
+describe("state: reconnecting", () => {
+  it("local:lost: stale until the catch-up ends (watchers) or a new state", () => {
+    const s0 = playing();
+    const s = apply(s0, { type: "local:lost" });
+    assert.equal(s.stale, true);
+    assert.equal(apply(s, { type: "local:lost" }), s);
+    assert.equal(apply(s, snapshot()).stale, false);
+  });
+
+  it("local:retry: an unconfirmed flip is dropped; the catch-up restores it if it arrived", () => {
+    const sent = apply(playing({ seq: 4 }), { type: "local:flip" }, { type: "local:lost" });
+    const retry = apply(sent, { type: "local:retry" });
+    assert.deepEqual(retry.game.flipped, []);
+    assert.equal(retry.pending, false);
+    // it did arrive: the catch-up (events after seq 4, presence, watchers) says so
+    const caught = apply(retry, { type: "flipped", seq: 5, seat: 0, battle: 1, by: "player" },
+      { type: "presence", seq: null, seat: 1, online: true },
+      { type: "gone", seq: null, seat: 1, gone: false },
+      { type: "watchers", seq: null, count: 0 });
+    assert.deepEqual(caught.game.flipped, [0]);
+    assert.equal(caught.stale, false);
+    assert.equal(canFlip(caught), false);
+    // it did not: the pile can be flipped again once the catch-up is over
+    const lost = apply(retry, { type: "watchers", seq: null, count: 0 });
+    assert.equal(canFlip(lost), true);
+  });
+
+  it("local:retry without a pending flip changes nothing", () => {
+    const s = apply(playing(), { type: "local:lost" });
+    assert.equal(apply(s, { type: "local:retry" }), s);
+  });
+
+  it("a catch-up that overlaps what the page has applies each event once", () => {
+    const events = [
+      /** @type {const} */ ({ type: "flipped", seq: 5, seat: 1, battle: 1, by: "player" }),
+      /** @type {const} */ ({ type: "flipped", seq: 6, seat: 0, battle: 1, by: "player" }),
+      battle(7, 1),
+      /** @type {const} */ ({ type: "flipped", seq: 8, seat: 1, battle: 2, by: "player" }),
+    ];
+    const once = apply(playing(), ...events);
+    const again = apply(playing(), ...events.slice(0, 3), { type: "local:lost" },
+      { type: "local:retry" }, ...events.slice(1), { type: "watchers", seq: null, count: 0 });
+    assert.deepEqual(again, once);
+    assert.equal(once.seq, 8);
+    assert.equal(once.game.battle, 1);
+    assert.deepEqual(once.game.flipped, [1]);
+  });
+});
+
+describe("state: repeated events", () => {
+  it("a numbered message seen already gives back the same state", () => {
+    const s = apply(playing({ seq: 4 }), battle(5, 1));
+    /** @type {Action[]} */
+    const seen = [battle(5, 1), battle(3, 1, { counts: [0, 52] }),
+      { type: "joined", seq: 4, seat: 1, kind: "computer", nickname: null },
+      { type: "over", seq: 2, outcome: "draw", reason: "cycle", winner: null, battles: 1,
+        final_counts: [26, 26], eliminated: {}, seed: null, hands: null, command: null }];
+    for (const m of seen) assert.equal(reduce(s, m, NOW), s, m.type);
+  });
+
+  it("heartbeats change nothing", () => {
+    const s = playing();
+    assert.equal(reduce(s, { type: "ping", seq: null }, NOW), s);
+    assert.equal(reduce(s, { type: "pong", seq: null }, NOW), s);
+  });
+
+  it("a numbered message of a type this page does not know is counted, nothing else", () => {
+    const s0 = playing({ seq: 4 });
+    const s = apply(s0, /** @type {Action} */ (/** @type {unknown} */ ({ type: "later", seq: 5 })));
+    assert.equal(s.seq, 5);
+    assert.deepEqual({ ...s, seq: 4 }, s0);
+  });
+});
+
+describe("state: rematch and the idle clock", () => {
+  it("rematch: the new game and who offered it (kept from the snapshot when unsaid)", () => {
+    const over = { game: { status: /** @type {const} */ ("over") } };
+    let s = apply(playing(over), { type: "rematch", seq: 9, game: "NewGame000000000", by: 1 });
+    assert.equal(s.game.rematch, "NewGame000000000");
+    assert.equal(s.game.rematch_by, 1);
+    s = apply(playing({ game: { status: "over", rematch_by: 1 } }),
+      { type: "rematch", seq: 9, game: "NewGame000000000", by: null });
+    assert.equal(s.game.rematch_by, 1);
+  });
+
+  it("idle: the clock of the coming battle, in whole seconds left", () => {
+    const s = apply(playing(), { type: "flipped", seq: 5, seat: 1, battle: 1, by: "player" },
+      { type: "idle", seq: null, battle: 1, left: 7.5 });
+    assert.deepEqual(s.idle, { battle: 1, deadline: NOW + 7500 });
+    assert.deepEqual(idleSeats(s), [0]);
+    assert.equal(idleLeft(s, NOW), 8);
+    assert.equal(idleLeft(s, NOW + 7000), 1);
+    assert.equal(idleLeft(s, NOW + 9000), 0);
+    assert.equal(apply(s, { type: "idle", seq: null, battle: 1, left: null }).idle, null);
+  });
+
+  it("idle: not shown for another battle, once played, or when nobody is waited for", () => {
+    const s = apply(playing(), { type: "idle", seq: null, battle: 1, left: 5 });
+    assert.equal(idleLeft(s, NOW), 5);
+    assert.equal(idleLeft(apply(s, { type: "idle", seq: null, battle: 2, left: 5 }), NOW), null);
+    assert.equal(idleLeft(apply(s, battle(5, 1)), NOW), null);
+    const auto = apply(s, { type: "auto_flip", seq: 5, seat: 0, on: true },
+      { type: "flipped", seq: 6, seat: 1, battle: 1, by: "player" });
+    assert.deepEqual(idleSeats(auto), []);
+    assert.equal(idleLeft(auto, NOW), null);
+  });
+
+  it("isCreator: only the seat that may start", () => {
+    assert.equal(isCreator(lobby()), true);
+    assert.equal(isCreator(lobby({ you: 1 })), false);
+    assert.equal(isCreator(lobby({ you: null })), false);
+  });
+});
+
+describe("state: the replay applies the logged battles", () => {
+  it("from the deal to the end, as the game page saw them", () => {
+    const seats = [{ seat: 0, kind: /** @type {const} */ ("human"), nickname: "Ann" },
+      { seat: 1, kind: /** @type {const} */ ("computer"), nickname: null },
+      { seat: 2, kind: /** @type {const} */ ("human"), nickname: "Cy" }];
+    const start = dealt({ seats, start_counts: [17, 17, 17], tie_word: "PEACE",
+      battle_limit: 1000 });
+    assert.deepEqual(start.game.in_play, [true, true, true]);
+    assert.equal(start.seats[1].kind, "computer");
+    const log = [
+      battle(0, 1, { face_up: ["2C", "9H", "KD"], counts: [20, 16, 15] }),
+      { ...peaceBattle(0, 2), face_up: ["5C", "5D", "KD"], counts: [10, 28, 13] },
+      battle(0, 3, { face_up: ["4C", "3H", "AD"], winner: 1, counts: [19, 32, 0], out: [2] }),
+    ].map(({ in_play: _, ...b }, i) => ({ ...b, seq: i + 1 }));
+    const peace = apply(start, log[0], log[1]);
+    assert.equal(peace.revealed, false);  // the replay turns them at once: local:reveal
+    assert.equal(apply(peace, { type: "local:reveal", battle: 2 }).revealed, true);
+    const end = apply(start, ...log);
+    assert.equal(end.game.battle, 3);
+    assert.deepEqual(end.game.counts, [19, 32, 0]);
+    assert.deepEqual(end.game.in_play, [true, true, false]);
+    assert.equal(end.last?.winner, 1);
+  });
+});

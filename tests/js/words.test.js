@@ -1,0 +1,97 @@
+// The game page's wording (cardwar/web/static/play/words.js): placeholders,
+// plural forms and numbers by locale, names of seats and cards, battles in words.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+
+import { fmt, makeWords } from "../../cardwar/web/static/play/words.js";
+
+/** @typedef {import("../../cardwar/web/static/play/words.js").Strings} Strings */
+/** @typedef {import("../../cardwar/web/static/play/messages.js").Seat} Seat */
+
+// the strings words.js reads, as cardwar.web.play.client_strings gives them in English
+const EN = /** @type {Strings} */ (/** @type {unknown} */ ({
+  seat: "Seat {n}", computer_name: "Computer {n}", battle: "Battle {n}",
+  battle_of: "Battle {n} of {limit}", tie_word: "PEACE", tie_peace: "A tie: peace!",
+  tie_war: "A tie: war!", nobody: "Nobody can turn a card: the pot stays on the table.",
+  went_out: "{name} is out of the game.", card: "{rank} of {suit}",
+  takes: { one: "{name} takes {count} card.", other: "{name} takes {count} cards." },
+  cards: { one: "{count} card", other: "{count} cards" },
+  ranks: { 2: "two", 5: "five", 9: "nine", T: "ten", K: "king", Q: "queen", 3: "three" },
+  suits: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+}));
+// Polish has three forms for whole numbers (one, few, many)
+const PL = /** @type {Strings} */ (/** @type {unknown} */ ({
+  ...EN, battle_of: "Bitwa {n} z {limit}",
+  cards: { one: "{count} karta", few: "{count} karty", many: "{count} kart",
+    other: "{count} karty" },
+}));
+
+/** @type {Seat[]} */
+const SEATS = [
+  { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false },
+  { seat: 1, kind: "computer", nickname: null, online: true, auto_flip: false },
+  { seat: 2, kind: "reserved", nickname: "Cy", online: false, auto_flip: false },
+  { seat: 3, kind: "open", nickname: null, online: false, auto_flip: false },
+];
+
+describe("words", () => {
+  it("fmt fills the placeholders it has and leaves the others", () => {
+    assert.equal(fmt("{name} takes {count} {what}", { name: "Ann", count: 3 }),
+      "Ann takes 3 {what}");
+  });
+
+  it("plural picks the locale's form and writes the number in its digits", () => {
+    const en = makeWords(EN, "en");
+    assert.equal(en.plural(EN.cards, 1), "1 card");
+    assert.equal(en.plural(EN.cards, 1000), "1,000 cards");
+    const pl = makeWords(PL, "pl");
+    assert.deepEqual([1, 2, 5, 22, 25].map((n) => pl.plural(PL.cards, n)),
+      ["1 karta", "2 karty", "5 kart", "22 karty", "25 kart"]);
+  });
+
+  it("names seats: nickname, computer, or the seat's number", () => {
+    const w = makeWords(EN, "en");
+    assert.deepEqual([0, 1, 2, 3].map((s) => w.seatName(SEATS, s)),
+      ["Ann", "Computer 2", "Seat 3", "Seat 4"]);
+    assert.equal(w.cardName("TD"), "ten of diamonds");
+  });
+
+  it("the battle number: the coming one, of the limit, in the locale's digits", () => {
+    /** @type {import("../../cardwar/web/static/play/messages.js").Game} */
+    const g = { players: 2, battle: 3, counts: [26, 26], in_play: [true, true],
+      status: "playing", flipped: [], creator: 0, tie_word: "PEACE", battle_limit: 1000,
+      rematch: null, rematch_by: null };
+    assert.equal(makeWords(EN, "en").battleNumber(g), "Battle 4 of 1,000");
+    assert.equal(makeWords(PL, "pl").battleNumber(g), "Bitwa 4 z 1000");
+    assert.equal(makeWords(EN, "en").battleNumber({ ...g, status: "over" }), "Battle 3 of 1,000");
+    assert.equal(makeWords(EN, "en").battleNumber({ ...g, battle_limit: null }), "Battle 4");
+  });
+
+  it("a battle in words: the tie, every card turned up, who takes the pot, who went out", () => {
+    const w = makeWords(EN, "en");
+    /** @param {number} s */
+    const name = (s) => w.seatName(SEATS, s);
+    const b = {
+      battle: 7, face_up: ["5C", "5D", null, null], winning_seats: [0, 1], winner: 1, pot: 14,
+      out: [0], counts: [0, 40, 0, 0],
+      peaces: [{ face_down: [["2C"], ["9H"], null, null], face_up: ["KH", "3S", null, null],
+        standing: [], winning_seats: [1] }],
+    };
+    assert.equal(w.summary(b, true, false, name),
+      "A tie: peace! Computer 2 takes 14 cards. Ann is out of the game.");
+    assert.equal(w.summary(b, false, true, name),
+      "Battle 7: Ann five of clubs, Computer 2 five of diamonds. A tie: war! " +
+      "Ann king of hearts, Computer 2 three of spades. Computer 2 takes 14 cards. " +
+      "Ann is out of the game.");
+    assert.equal(w.summary({ ...b, peaces: [], winner: null, out: [] }, true, false, name),
+      "Nobody can turn a card: the pot stays on the table.");
+  });
+
+  it("the letters of a peace's face-down cards, none in War", () => {
+    const w = makeWords(EN, "en");
+    assert.deepEqual(w.tieLetters(true, 5), ["P", "E", "A", "C", "E"]);
+    assert.deepEqual(w.tieLetters(true, 2), ["P", "E"]);
+    assert.deepEqual(w.tieLetters(false, 3), ["", "", ""]);
+  });
+});
