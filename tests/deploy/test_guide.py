@@ -266,14 +266,25 @@ def check_game_across_processes(run: Run) -> None:
     assert {f"127.0.0.1:{run.p1}", f"127.0.0.1:{run.p2}"} <= upstreams, upstreams
 
 
-def check_metrics_loopback_only(run: Run) -> None:
-    """``/metrics``: 200 from 127.0.0.1 and ::1, 403 from any other address."""
+def check_acme_challenge(run: Run, base: str) -> None:
+    """Let's Encrypt's HTTP challenge is answered from /var/www/html on port 80."""
+    folder = run.t / "var/www/html/.well-known/acme-challenge"
+    folder.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(16)
+    (folder / token).write_text(f"{token}.key")
+    r = httpx.get(f"{base}/.well-known/acme-challenge/{token}")
+    assert r.status_code == 200 and r.text == f"{token}.key"
+
+
+def check_metrics_loopback_only(run: Run, healthz: int = 200) -> None:
+    """``/metrics`` on port 80: 200 from 127.0.0.1 and ::1, 403 from any other
+    address, whose other requests get ``healthz`` (200, or 301 to https)."""
     assert httpx.get(f"{run.base}/metrics").status_code == 200
     assert httpx.get(f"http://[::1]:{run.http}/metrics").status_code == 200
     other = httpx.HTTPTransport(local_address="127.0.0.2")
     with httpx.Client(transport=other) as client:
         assert client.get(f"{run.base}/metrics").status_code == 403
-        assert client.get(f"{run.base}/healthz").status_code == 200
+        assert client.get(f"{run.base}/healthz").status_code == healthz
 
 
 def check_static_files(run: Run) -> dict[str, str]:
@@ -322,6 +333,10 @@ def check_modes(run: Run) -> None:
     assert mode("etc/cardwar") == 0o750
     assert mode("var/log/nginx/cardwar.access.log") == 0o640
     assert mode("var/backups/cardwar") == 0o700
+    # Debian's rotation of nginx's logs, which the guide relies on for the access log
+    rotation = Path("/etc/logrotate.d/nginx").read_text()
+    for line in ("/var/log/nginx/*.log {", "daily", "rotate 14", "create 0640 www-data adm"):
+        assert line in rotation, line
 
 
 def check_https(run: Run) -> None:
@@ -417,6 +432,7 @@ def test_the_guide_literally(run: Run) -> None:
         assert (over["battles"], over["winner"]) == (replay["battles"], replay["winner"])
         assert check_every_page(run.base, lobby, finished) == 48
         check_metrics_loopback_only(run)
+        check_acme_challenge(run, run.base)
         state["static"] = check_static_files(run)
         check_no_seat_key_in_access_log(run)
         check_modes(run)
@@ -427,6 +443,8 @@ def test_the_guide_literally(run: Run) -> None:
         assert f"301 https://localhost:{run.https}/en/" in output, output
         assert re.search(r"^cardwar_open_connections", output, re.M), output
         check_https(run)
+        check_acme_challenge(run, run.base)  # port 80 still answers it
+        check_metrics_loopback_only(run, healthz=301)  # and /metrics to this machine only
         run.secure = True
 
     @hook("systemctl start cardwar-backup.service\nls -l")
