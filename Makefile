@@ -51,7 +51,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check cardwar tests bench setup.py
 
 typecheck: $(DEV_STAMP)
-	$(BIN)/mypy cardwar/engine
+	$(BIN)/mypy --strict cardwar
 
 # The game page's ES modules (cardwar/web/static/play): tsc --checkJs, strict,
 # on their JSDoc types (and on their tests), then node's tests of the reducer.

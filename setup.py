@@ -13,7 +13,7 @@ installing gives the translated site:
 
 Fuzzy entries are left out, as ``pybabel compile`` does by default.
 ``cardwar serve`` and ``cardwar check`` refuse catalogs that do not match
-their ``.po`` (cardwar/web/catalogs.py).
+their ``.po`` (cardwar/catalogs.py).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ from typing import NoReturn
 from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
 from .cli_text import describe, log_lines
 from .engine import (
+    PEACE,
+    VARIANTS,
     BeggarSetup,
     Card,
     CardError,
@@ -38,8 +40,12 @@ from .engine import (
 from .engine.beggar import NAME as BEGGAR
 from .engine.beggar import check_players as check_beggar_players
 
-#: Every ``--variant``: the battle games of RULES.md 2, then Beggar-my-neighbour (10).
-VARIANT_CHOICES = ["peace", "war", BEGGAR]
+
+def variant_choices() -> list[str]:
+    """Every ``--variant``: the battle games of RULES.md 2 (the engine's
+    :data:`~cardwar.engine.VARIANTS`, registered ones too), then
+    Beggar-my-neighbour (10)."""
+    return [*VARIANTS, BEGGAR]
 
 
 class UsageError(Exception):
@@ -109,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one game and print how it went")
-    play.add_argument("--variant", choices=VARIANT_CHOICES, default="peace")
+    play.add_argument("--variant", choices=variant_choices(), default=PEACE.name)
     play.add_argument("--players", type=int, default=None)
     src = play.add_mutually_exclusive_group()
     src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
@@ -123,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(play_options={o for a in play._actions for o in a.option_strings})
 
     sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
-    sim.add_argument("--variant", choices=VARIANT_CHOICES, default="peace")
+    sim.add_argument("--variant", choices=variant_choices(), default=PEACE.name)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--games", type=int, required=True)
     sim.add_argument("--seed", default="sim")
@@ -211,11 +217,15 @@ def _simulate(args: argparse.Namespace) -> None:
         get_variant(args.variant).check(args.players, args.face_down)
     start = time.perf_counter()
     with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
+
+        def step(games: int) -> None:
+            bar.update(games)
+
         if args.variant == BEGGAR:
-            stats = simulate_beggar(args.games, args.seed, bar.update)
+            stats = simulate_beggar(args.games, args.seed, step)
         else:
             stats = simulate(get_variant(args.variant), args.players, args.games, args.seed,
-                             args.face_down, bar.update)
+                             args.face_down, step)
     elapsed = time.perf_counter() - start
     stats["seconds"] = round(elapsed, 3)
     stats["games_per_s"] = round(args.games / elapsed, 1) if elapsed > 0 else None

@@ -158,8 +158,10 @@ def _run(coro: Any, seconds: float, what: str) -> Any:
 def _sqlite_file(url: str) -> Path | None:
     from .store.store import async_url
 
-    parsed = async_url(url)
-    return Path(parsed.database).absolute() if parsed.get_backend_name() == "sqlite" else None
+    parsed = async_url(url)  # a SQLite URL always names its file (async_url checks)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    return Path(parsed.database).absolute()
 
 
 def check_database(url: str, *, schema: bool = False) -> str:
@@ -176,6 +178,8 @@ def check_database(url: str, *, schema: bool = False) -> str:
     sqlite = _sqlite_file(url)
     if schema and sqlite is not None and not sqlite.is_file():
         raise ServiceError(f"no database file {sqlite}: run `cardwar migrate` to create it")
+    server: str
+    revision: str | None
     server, revision, _ = _run(_database(url), 15, f"cannot use the database {shown}")
     if not schema:
         return server
@@ -233,7 +237,7 @@ def check_catalogs() -> str:
         ServiceError: e.g. ``"catalogs not compiled or out of date: pl/play.mo is
             missing; reinstall cardwar (its build compiles them) or run `make catalogs`"``.
     """
-    from .web.catalogs import catalog_problems, catalogs_summary
+    from .catalogs import catalog_problems, catalogs_summary
 
     problems = catalog_problems()
     if problems:

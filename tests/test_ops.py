@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import cardwar.web.catalogs
+import cardwar.catalogs
+from cardwar.catalogs import catalog_problems
 from cardwar.cli import main
-from cardwar.web.catalogs import catalog_problems
 from cardwar.web.i18n import LOCALE_DIR
 from cardwar.web.templating import STATIC_DIR, module_url, static_url
 
@@ -38,7 +38,7 @@ def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     assert catalog_problems() == [], "compile the catalogs first (make catalogs)"
     copy = tmp_path / "locales"
     shutil.copytree(LOCALE_DIR, copy)
-    monkeypatch.setattr(cardwar.web.catalogs, "LOCALE_DIR", copy)
+    monkeypatch.setattr(cardwar.catalogs, "LOCALE_DIR", copy)
     return copy
 
 

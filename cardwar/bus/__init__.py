@@ -6,7 +6,7 @@ their ``seq``; a :class:`Subscription` delivers them once each, in order,
 filling gaps from the store when its bus can lose messages.
 """
 
-from .local import Bus, CatchUp, LocalBus, Subscription
+from .local import Bus, CatchUp, Hooks, LocalBus, Message, OnRemote, Subscription
 
 
 def open_bus(redis_url: str | None, prefix: str = "cardwar:",
@@ -20,4 +20,6 @@ def open_bus(redis_url: str | None, prefix: str = "cardwar:",
     return RedisBus(redis_url, prefix=prefix, liveness_ttl=liveness_ttl)
 
 
-__all__ = ["Bus", "CatchUp", "LocalBus", "Subscription", "open_bus"]
+__all__ = [
+    "Bus", "CatchUp", "Hooks", "LocalBus", "Message", "OnRemote", "Subscription", "open_bus",
+]

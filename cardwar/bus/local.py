@@ -10,15 +10,43 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+#: A message on the bus: a stored event or an ephemeral message, JSON-ready.
+Message = Mapping[str, Any]
+
 #: Queued to a subscription to make it check the store for missed events.
-_RESYNC: dict[str, Any] = {"type": "_resync", "seq": None}
+_RESYNC: Message = {"type": "_resync", "seq": None}
 
 #: ``catch_up(game_id, seq)``: the stored events of ``game_id`` above ``seq``, in order.
-CatchUp = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
+CatchUp = Callable[[str, int], Awaitable[list[Message]]]
+#: ``on_remote(game_id, message, origin)``: a message another process published,
+#: seen before this process's subscribers see it.
+OnRemote = Callable[[str, Message, str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What a bus that shares games with other processes tells its owner.
+
+    Attributes:
+        catch_up: reads stored events above a seq (subscriptions fill gaps).
+        on_remote: sees every message from another process first.
+        on_reset: called with a game id after (re)subscribing to it, or None
+            after the listener reconnected: events may have been missed.
+        on_unfollow: called with a game id when its last subscriber left.
+        on_hello: called with a game id when another process starts
+            following it (answer with this process's presence there).
+    """
+
+    catch_up: CatchUp | None = None
+    on_remote: OnRemote | None = None
+    on_reset: Callable[[str | None], None] | None = None
+    on_unfollow: Callable[[str], None] | None = None
+    on_hello: Callable[[str], Awaitable[None]] | None = None
 
 
 class Subscription:
@@ -44,14 +72,14 @@ class Subscription:
     def __init__(self, game_id: str, maxsize: int = 1000,
                  catch_up: CatchUp | None = None) -> None:
         self.game_id = game_id
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize)
+        self.queue: asyncio.Queue[Message] = asyncio.Queue(maxsize)
         self.overflowed = False
         self.last: int | None = None
         self._catch_up = catch_up
-        self._pending: deque[dict[str, Any]] = deque()
+        self._pending: deque[Message] = deque()
         self._check_store = False
 
-    def put(self, message: dict[str, Any]) -> None:
+    def put(self, message: Message) -> None:
         """Queue ``message`` without waiting (drops it and sets ``overflowed`` if full)."""
         try:
             self.queue.put_nowait(message)
@@ -83,7 +111,7 @@ class Subscription:
         missed = await self._catch_up(self.game_id, self.last)
         self._pending.extend(e for e in missed if e["seq"] > self.last)
 
-    async def next(self) -> dict[str, Any]:
+    async def next(self) -> Message:
         """Wait for the next message (in order, gaps filled: see the class docstring)."""
         while True:
             if self._pending:
@@ -112,27 +140,57 @@ class Subscription:
             self.last = seq
             return message
 
-    async def get(self) -> dict[str, Any]:
+    async def get(self) -> Message:
         """Wait for the next message (same as :meth:`next`)."""
         return await self.next()
 
-    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+    def __aiter__(self) -> AsyncIterator[Message]:
         return self._iterate()
 
-    async def _iterate(self) -> AsyncIterator[dict[str, Any]]:
+    async def _iterate(self) -> AsyncIterator[Message]:
         while True:
             yield await self.next()
 
 
 class Bus(Protocol):
-    """Publish a game's events to every subscriber of that game."""
+    """Publish a game's events to every subscriber of that game, in this
+    process and (when :attr:`distributed`) in the others.
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    Attributes:
+        distributed: True when other processes publish too, so a cached
+            table may go stale (see :meth:`following`).
+        liveness_ttl: seconds after which a process that stopped refreshing
+            its liveness is taken for dead (:meth:`alive`).
+    """
+
+    @property
+    def distributed(self) -> bool: ...
+
+    @property
+    def liveness_ttl(self) -> float: ...
+
+    async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``game_id``."""
         ...
 
-    def subscribe(self, game_id: str) -> Any:
-        """Return an async context manager yielding a :class:`Subscription`."""
+    def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
+        """Subscribe to ``game_id`` for the duration of an ``async with`` block."""
+        ...
+
+    def subscribers(self, game_id: str) -> int:
+        """How many subscriptions ``game_id`` has in this process."""
+        ...
+
+    def following(self, game_id: str) -> bool:
+        """True while this process hears every message of ``game_id``."""
+        ...
+
+    def attach(self, hooks: Hooks) -> None:
+        """Connect the bus to its owner (the table service): see :class:`Hooks`."""
+        ...
+
+    async def alive(self, origins: set[str]) -> set[str]:
+        """Which of the process ids ``origins`` are still alive."""
         ...
 
     async def close(self) -> None:
@@ -164,15 +222,33 @@ def drop_subscription(subs: Subscriptions, sub: Subscription) -> bool:
 
 
 class LocalBus:
-    """The in-process :class:`Bus`: one set of subscriptions per game."""
+    """The in-process :class:`Bus`: one set of subscriptions per game.
+
+    Nothing is lost on the way and nobody else publishes, so nothing needs
+    catching up: :meth:`attach` has nothing to keep, and every process id
+    :meth:`alive` is asked about is this one's (alive).
+    """
 
     #: False: every publisher and subscriber lives in this process.
     distributed = False
+    #: Never used: no other process to outlive.
+    liveness_ttl = 15.0
 
     def __init__(self) -> None:
         self._subs: Subscriptions = {}
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    def attach(self, hooks: Hooks) -> None:
+        """Nothing to connect: no message comes from elsewhere."""
+
+    def following(self, game_id: str) -> bool:
+        """True while ``game_id`` has a subscriber here (every message is heard)."""
+        return game_id in self._subs
+
+    async def alive(self, origins: set[str]) -> set[str]:
+        """Every one of ``origins`` (there are no other processes to lose)."""
+        return set(origins)
+
+    async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``game_id``."""
         for sub in list(self._subs.get(game_id, ())):
             sub.put(message)

@@ -38,14 +38,21 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from .local import CatchUp, Subscription, Subscriptions, add_subscription, drop_subscription
+from .local import (
+    Hooks,
+    Message,
+    Subscription,
+    Subscriptions,
+    add_subscription,
+    drop_subscription,
+)
 
 log = logging.getLogger("cardwar.bus")
 
@@ -55,9 +62,6 @@ IDLE_POLL = 0.05
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
 
-#: Called with (game_id, message, origin) for every message another process
-#: published, before this process's subscribers see it.
-OnRemote = Callable[[str, dict[str, Any], str], Awaitable[None]]
 
 
 class RedisBus:
@@ -92,42 +96,16 @@ class RedisBus:
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}
         self._sub_lock = asyncio.Lock()
-        self._catch_up: CatchUp | None = None
-        self._on_remote: OnRemote | None = None
-        self._on_reset: Callable[[str | None], None] | None = None
-        self._on_unfollow: Callable[[str], None] | None = None
-        self._on_hello: Callable[[str], Awaitable[None]] | None = None
+        self._hooks = Hooks()
         self._closed = False
         self.reconnects = 0
         self._outbox: list[tuple[str, str]] = []
         self._publish_failing = False
         self._sender: asyncio.Task[None] | None = None
 
-    def attach(
-        self,
-        *,
-        catch_up: CatchUp | None = None,
-        on_remote: OnRemote | None = None,
-        on_reset: Callable[[str | None], None] | None = None,
-        on_unfollow: Callable[[str], None] | None = None,
-        on_hello: Callable[[str], Awaitable[None]] | None = None,
-    ) -> None:
-        """Connect the bus to its owner (the table service).
-
-        Args:
-            catch_up: reads stored events above a seq (fills gaps).
-            on_remote: sees every message from another process first.
-            on_reset: called with a game id after (re)subscribing to it, or None
-                after the listener reconnected: events may have been missed.
-            on_unfollow: called with a game id when its last subscriber left.
-            on_hello: called with a game id when another process starts
-                following it (answer with this process's presence there).
-        """
-        self._catch_up = catch_up
-        self._on_remote = on_remote
-        self._on_reset = on_reset
-        self._on_unfollow = on_unfollow
-        self._on_hello = on_hello
+    def attach(self, hooks: Hooks) -> None:
+        """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
+        self._hooks = hooks
 
     def channel(self, game_id: str) -> str:
         """The Redis channel of ``game_id``."""
@@ -138,7 +116,7 @@ class RedisBus:
         return game_id in self._subs
 
     # -- publishing --------------------------------------------------------
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` here at once, and queue it for the other processes.
 
         A Redis error is logged, not raised: the event is stored, and other
@@ -176,15 +154,15 @@ class RedisBus:
     @asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
         """Subscribe to ``game_id`` for the duration of the ``async with`` block."""
-        sub = Subscription(game_id, catch_up=self._catch_up)
+        sub = Subscription(game_id, catch_up=self._hooks.catch_up)
         if add_subscription(self._subs, sub):
             await self._listen(game_id)
         try:
             yield sub
         finally:
             if drop_subscription(self._subs, sub):
-                if self._on_unfollow is not None:
-                    self._on_unfollow(game_id)
+                if self._hooks.on_unfollow is not None:
+                    self._hooks.on_unfollow(game_id)
                 if not self._closed:
                     with contextlib.suppress(RedisError, OSError):
                         await self._unlisten(game_id)
@@ -297,8 +275,8 @@ class RedisBus:
         self._resync_all()
 
     def _resync_all(self) -> None:
-        if self._on_reset is not None:
-            self._on_reset(None)
+        if self._hooks.on_reset is not None:
+            self._hooks.on_reset(None)
         for subs in self._subs.values():
             for sub in subs:
                 sub.resync()
@@ -313,8 +291,8 @@ class RedisBus:
         kind = message.get("type")
         if kind == "subscribe":
             # a (re)subscription: whatever was published before it is missed
-            if self._on_reset is not None:
-                self._on_reset(game_id)
+            if self._hooks.on_reset is not None:
+                self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):
                 sub.resync()
             return
@@ -326,8 +304,8 @@ class RedisBus:
             if origin == self.origin:
                 return
             if payload.get("c") == "hello":
-                if self._on_hello is not None:
-                    await self._on_hello(game_id)
+                if self._hooks.on_hello is not None:
+                    await self._hooks.on_hello(game_id)
                 return
             body = payload["m"]
         except (ValueError, KeyError, TypeError):
@@ -336,13 +314,25 @@ class RedisBus:
         except Exception:  # noqa: BLE001 - never let one game stop the listener
             log.exception("hello handler failed", extra={"game": game_id})
             return
-        if self._on_remote is not None:
+        if self._hooks.on_remote is not None:
             try:
-                await self._on_remote(game_id, body, origin)
+                await self._hooks.on_remote(game_id, body, origin)
             except Exception:  # noqa: BLE001 - never let one game stop the listener
                 log.exception("remote event handler failed", extra={"game": game_id})
         for sub in list(self._subs.get(game_id, ())):
             sub.put(body)
+
+    async def retire(self) -> None:
+        """Stop keeping this process's liveness key and delete it: the other
+        processes take it for dead at their next check (``close`` does this;
+        a test may, to stand for a process that died)."""
+        if self._keep_alive_task is not None:
+            self._keep_alive_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._keep_alive_task
+            self._keep_alive_task = None
+            with contextlib.suppress(Exception):
+                await self._redis.delete(self._alive_key(self.origin))
 
     async def close(self) -> None:
         """Send what is queued, stop listening and release the connections."""
@@ -350,12 +340,7 @@ class RedisBus:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
-        if self._keep_alive_task is not None:
-            self._keep_alive_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._keep_alive_task
-            with contextlib.suppress(Exception):
-                await self._redis.delete(self._alive_key(self.origin))
+        await self.retire()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):

@@ -4,7 +4,8 @@ Public API (RULES.md sections in brackets):
 
 * cards: :class:`Card`, :func:`parse_cards`, :func:`parse_hands`,
   :func:`card_text`, :func:`deal` [1, 3]
-* variants: :data:`PEACE`, :data:`WAR`, :data:`VARIANTS`, :func:`get_variant` [2]
+* variants: :data:`PEACE`, :data:`WAR`, :data:`VARIANTS`, :func:`get_variant`,
+  :func:`register` [2]
 * shuffle: :func:`shuffled_deck`, :func:`commitment`, :func:`new_seed`,
   :func:`seating`, :func:`seated` [9]
 * play: :class:`Game`, :class:`BattleResult`, :class:`PeaceStep` [4-7]
@@ -39,7 +40,18 @@ from .game import BattleResult, Game, GameOverError, Outcome, PeaceStep, Reason
 from .records import Setup, battle_json, game_json
 from .shuffle import commitment, new_seed, seated, seating, shuffled_deck
 from .simulate import simulate
-from .variants import PEACE, STANDARD, VARIANTS, WAR, OptionError, Variant, get_variant
+from .variants import (
+    PEACE,
+    STANDARD,
+    VARIANTS,
+    WAR,
+    OptionError,
+    Play,
+    Variant,
+    get_variant,
+    register,
+    unregister,
+)
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -47,7 +59,8 @@ __all__ = [
     "parse_cards", "parse_hands", "rank", "Summary", "play_fast", "summarize",
     "BattleResult", "Game", "GameOverError", "Outcome", "PeaceStep", "Reason", "Setup",
     "battle_json", "game_json", "commitment", "new_seed", "shuffled_deck", "simulate",
-    "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Variant", "get_variant",
+    "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Play", "Variant", "get_variant",
+    "register", "unregister",
     "SeatView", "seat_view", "seated", "seating", "BeggarGame", "CardResult", "Cycle",
     "TrickResult", "BeggarSummary", "play_beggar_fast", "simulate_beggar", "summarize_beggar",
     "BeggarSetup", "beggar_json", "parse_beggar_hands", "trick_json",

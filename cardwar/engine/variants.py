@@ -1,12 +1,18 @@
 """Variants as data (RULES.md section 2).
 
 A variant is a row of parameters; adding a variant means adding a
-:class:`Variant` to :data:`VARIANTS`, not a code path.
+:class:`Variant` to :data:`VARIANTS` (:func:`register`), not a code path.
+Its :attr:`Variant.play` names its kind of play: ``"battles"`` (RULES.md
+sections 4-7: War, Peace) or ``"turns"`` (Beggar-my-neighbour, RULES.md 10).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+#: The kinds of play a variant can name.
+Play = Literal["battles", "turns"]
 
 
 class OptionError(ValueError):
@@ -27,6 +33,9 @@ class Variant:
         default_players: the number of players when none is given.
         cycle_draw: True when a repeated position ends the game (section 7).
         tie_word: the letters the face-down cards stand for, if any.
+        play: the kind of play: ``"battles"`` (every player turns a card at
+            once, RULES.md 4-7) or ``"turns"`` (one player after the other,
+            RULES.md 10).
     """
 
     name: str
@@ -38,6 +47,7 @@ class Variant:
     default_players: int
     cycle_draw: bool
     tie_word: str | None = None
+    play: Play = "battles"
 
     def check(self, players: int, face_down: int | None = None) -> int:
         """Validate options and return the face-down count to use.
@@ -82,9 +92,35 @@ PEACE = Variant(
     tie_word="PEACE",
 )
 
-#: Every variant by name; the standard game (War) is the reference for rule changes.
+#: Every variant by name, in the order pages list them; the standard game
+#: (War) is the reference for rule changes.
 VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR)}
 STANDARD = WAR
+
+
+def register(variant: Variant) -> Variant:
+    """Add ``variant`` to :data:`VARIANTS` (the command line, the pages and the
+    online games offer it from then on); return it.
+
+    Raises:
+        ValueError: a different variant of that name is registered already.
+    """
+    known = VARIANTS.get(variant.name)
+    if known is not None and known != variant:
+        raise ValueError(f"another variant is called {variant.name!r}")
+    VARIANTS[variant.name] = variant
+    return variant
+
+
+def unregister(name: str) -> None:
+    """Remove the variant ``name`` from :data:`VARIANTS` (tests; never the standard game).
+
+    Raises:
+        ValueError: ``name`` is the standard game's.
+    """
+    if name == STANDARD.name:
+        raise ValueError("the standard game cannot be removed")
+    VARIANTS.pop(name, None)
 
 
 def get_variant(name: str) -> Variant:

@@ -2,7 +2,7 @@
 
 Nothing here knows about games beyond a few numbers the server reports; the
 web layer calls the functions of :mod:`cardwar.obs.metrics` when something
-happens and mounts :func:`cardwar.obs.metrics.metrics_endpoint` at
+happens and mounts :func:`cardwar.web.metrics.metrics_endpoint` at
 ``/metrics``; :func:`cardwar.obs.logs.configure_logging` and
 :class:`cardwar.obs.logs.RequestIdMiddleware` set up logging once per process.
 """
@@ -14,7 +14,6 @@ from .metrics import (
     battle_played,
     connection_closed,
     connection_opened,
-    metrics_endpoint,
     metrics_response,
     process_exiting,
     set_games_in_progress,
@@ -27,7 +26,6 @@ __all__ = [
     "configure_logging",
     "connection_closed",
     "connection_opened",
-    "metrics_endpoint",
     "metrics_response",
     "stale_write",
     "process_exiting",

@@ -68,8 +68,8 @@ from prometheus_client import (
     values,
 )
 from prometheus_client.exposition import choose_encoder
-from starlette.requests import Request
-from starlette.responses import Response
+
+from cardwar.engine import VARIANTS
 
 __all__ = [
     "BUCKETS",
@@ -79,7 +79,6 @@ __all__ = [
     "battle_played",
     "connection_closed",
     "connection_opened",
-    "metrics_endpoint",
     "metrics_response",
     "process_exiting",
     "set_games_in_progress",
@@ -92,8 +91,10 @@ BUCKETS: tuple[float, ...] = (
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.0,
 )
 
-#: Variants whose battle counters are exported (at 0) before any battle is played.
-KNOWN_VARIANTS: tuple[str, ...] = ("peace", "war")
+#: Variants whose battle counters are exported (at 0) before any battle is
+#: played: every variant of the engine's list (one registered later gets its
+#: counter with its first battle).
+KNOWN_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
 
 _MULTIPROC_DIR: str | None = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 
@@ -266,16 +267,3 @@ def metrics_response(accept: str | None = None) -> tuple[bytes, str]:
     """
     encoder, content_type = choose_encoder(accept or "")
     return encoder(_collecting_registry()), content_type
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    """Starlette/FastAPI endpoint for ``GET /metrics``: the exposition, status 200.
-
-    Mount with ``app.add_route("/metrics", metrics_endpoint, include_in_schema=False)``.
-    Content negotiation follows the request's ``Accept`` header (see
-    :func:`metrics_response`); responses are never cached.
-    """
-    body, content_type = metrics_response(request.headers.get("accept"))
-    return Response(
-        body, headers={"Content-Type": content_type, "Cache-Control": "no-store"}
-    )

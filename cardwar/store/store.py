@@ -1,10 +1,8 @@
 """The :class:`Store`: load and save games, seats and numbered events.
 
-Shapes:
-
-* :class:`GameRecord` - one game: deal, progress (``battles``, ``flipped``),
-  ``seq`` (last event number) and its :class:`SeatRecord` list.
-* :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
+It implements :class:`cardwar.tables.records.GameStore`; the shapes it keeps
+(:class:`GameRecord`, :class:`SeatRecord`, :class:`StoredEvent`) live there,
+so the table service never imports SQLAlchemy.
 
 Writes are optimistic: :meth:`Store.save` only succeeds when the stored
 ``seq`` is still the one the caller loaded, so two processes can never both
@@ -15,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,54 +34,16 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from cardwar.tables.records import GameRecord, SeatRecord, StaleWriteError, StoredEvent
+
 from .batch import GroupCommit
 from .models import EventRow, GameRow, SeatRow
 from .sqlite import SqliteWriter, sqlite_pragmas
-from .writes import PendingSave, StaleWriteError, write_postgres
+from .writes import PendingSave, write_postgres
 
 __all__ = ["GameRecord", "SeatRecord", "StaleWriteError", "Store", "StoredEvent", "drop_schema"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-
-
-@dataclass(slots=True)
-class SeatRecord:
-    """One seat as stored: ``kind`` is ``"open"``, ``"reserved"``, ``"human"`` or
-    ``"computer"`` (a reserved seat keeps ``nickname`` for a rematch's former player)."""
-
-    seat: int
-    kind: str = "open"
-    nickname: str | None = None
-    secret_hash: str | None = None
-    auto_flip: bool = False
-
-
-@dataclass(slots=True)
-class GameRecord:
-    """One game as stored (see the module docstring)."""
-
-    id: str
-    variant: str
-    players: int
-    face_down: int
-    seed: str | None
-    hands: str | None
-    commitment: str
-    status: str = "lobby"
-    battles: int = 0
-    flipped: list[int] = field(default_factory=list)
-    seq: int = 0
-    seats: list[SeatRecord] = field(default_factory=list)
-    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """A numbered event: ``type`` plus JSON-ready ``data``."""
-
-    seq: int
-    type: str
-    data: dict[str, Any]
 
 
 #: The async driver of each database the store supports.
@@ -170,6 +129,11 @@ class Store:
         if parsed.get_backend_name() == "sqlite":
             self._sqlite = SqliteWriter(parsed.set(drivername="sqlite"))
         self._saves: GroupCommit[PendingSave] = GroupCommit(self._write_batch, self._write_lock)
+
+    @property
+    def checkpoints(self) -> int:
+        """Background WAL checkpoints run so far (a SQLite file; always 0 otherwise)."""
+        return self._sqlite.checkpoints if self._sqlite is not None else 0
 
     async def migrate(self) -> None:
         """Bring the schema up to the newest Alembic revision (idempotent)."""

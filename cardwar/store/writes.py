@@ -27,23 +27,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cardwar.tables.records import StaleWriteError
+
 from .models import EventRow, GameRow, SeatRow
 
-_GAMES = GameRow.__table__
-_SEATS = SeatRow.__table__
-_EVENTS = EventRow.__table__
-_SQLITE_SAVE_GAME = (f"UPDATE {_GAMES.name} SET status = ?, battles = ?, flipped = ?, seq = ?, "
+_GAMES, _SEATS, _EVENTS = GameRow.__tablename__, SeatRow.__tablename__, EventRow.__tablename__
+_SQLITE_SAVE_GAME = (f"UPDATE {_GAMES} SET status = ?, battles = ?, flipped = ?, seq = ?, "
                      "updated_at = ? WHERE id = ? AND seq = ?")
-_SQLITE_SAVE_SEAT = (f"UPDATE {_SEATS.name} SET kind = ?, nickname = ?, secret_hash = ?, "
+_SQLITE_SAVE_SEAT = (f"UPDATE {_SEATS} SET kind = ?, nickname = ?, secret_hash = ?, "
                      "auto_flip = ? WHERE game_id = ? AND seat = ?")
-_SQLITE_EVENT = (f"INSERT INTO {_EVENTS.name} (game_id, seq, type, data, created_at) "
+_SQLITE_EVENT = (f"INSERT INTO {_EVENTS} (game_id, seq, type, data, created_at) "
                  "VALUES (?, ?, ?, ?, ?)")
 #: SQLAlchemy's storage format for a SQLite DATETIME.
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
-
-
-class StaleWriteError(RuntimeError):
-    """The game changed in the store since it was loaded (optimistic lock lost)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,23 +70,23 @@ WITH v AS MATERIALIZED (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[])
          AS v(id, expected, status, battles, flipped, seq)),
 locked AS MATERIALIZED (
-  SELECT g.id FROM {_GAMES.name} g WHERE g.id IN (SELECT id FROM v) ORDER BY g.id FOR UPDATE),
+  SELECT g.id FROM {_GAMES} g WHERE g.id IN (SELECT id FROM v) ORDER BY g.id FOR UPDATE),
 saved AS (
-  UPDATE {_GAMES.name} g
+  UPDATE {_GAMES} g
      SET status = v.status, battles = v.battles, flipped = v.flipped::json, seq = v.seq,
          updated_at = now()
     FROM v
    WHERE g.id = v.id AND g.seq = v.expected AND g.id IN (SELECT id FROM locked)
   RETURNING g.id),
 seated AS (
-  UPDATE {_SEATS.name} s
+  UPDATE {_SEATS} s
      SET kind = x.kind, nickname = x.nickname, secret_hash = x.secret_hash,
          auto_flip = x.auto_flip
     FROM unnest($7::text[], $8::int[], $9::text[], $10::text[], $11::text[], $12::bool[])
          AS x(game_id, seat, kind, nickname, secret_hash, auto_flip)
    WHERE s.game_id = x.game_id AND s.seat = x.seat AND x.game_id IN (SELECT id FROM saved)),
 added AS (
-  INSERT INTO {_EVENTS.name} (game_id, seq, type, data, created_at)
+  INSERT INTO {_EVENTS} (game_id, seq, type, data, created_at)
   SELECT e.game_id, e.seq, e.type, e.data::json, now()
     FROM unnest($13::text[], $14::int[], $15::text[], $16::text[]) AS e(game_id, seq, type, data)
    WHERE e.game_id IN (SELECT id FROM saved))

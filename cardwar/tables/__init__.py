@@ -2,23 +2,32 @@
 
 * :class:`Table` - one game room, pure and synchronous: it applies joins,
   starts and flips to the engine and emits numbered events.
-* :class:`TableService` - the async shell around tables: the store, the bus,
-  per-game locks, flip-for-idle and computer timers, presence.
+* :mod:`.events` and :mod:`.errors` - the registry of every message type
+  (shape, how it changes a table, docs) and of every error code.
+* :class:`TableService` - the async shell around tables: it applies a
+  change (:meth:`TableService.apply`) under the game's lock, saves it in the
+  store and publishes it on the bus; its parts are the cache (:mod:`.cache`),
+  the timers (:mod:`.clocks`), who is connected (:mod:`.presence`) and the
+  other server processes (:mod:`.cluster`).
 * :func:`view_message` - the ONE function that builds every message a
   browser receives, from (table, viewer) or (event, viewer).
 
-Nothing here knows about HTTP.
+Nothing here knows about HTTP or SQL: the store is behind
+:class:`~cardwar.tables.records.GameStore`.
 """
 
+from .errors import ErrorCode, TableError
 from .nicknames import MAX_NICKNAME, NicknameError, clean_nickname
+from .records import GameRecord, GameStore, SeatRecord, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .service import TableService
 from .stacked import stacked_hands
-from .table import Table, TableError, replay_command
+from .table import Table, replay_command
 from .views import view_message
 
 __all__ = [
-    "MAX_NICKNAME", "NicknameError", "clean_nickname", "hash_secret", "new_game_id",
-    "new_secret", "TableService", "stacked_hands", "Table", "TableError", "replay_command",
-    "view_message",
+    "ErrorCode", "GameRecord", "GameStore", "MAX_NICKNAME", "NicknameError", "SeatRecord",
+    "StaleWriteError", "StoredEvent", "TableError", "clean_nickname", "hash_secret",
+    "new_game_id", "new_secret", "TableService", "stacked_hands", "Table",
+    "replay_command", "view_message",
 ]

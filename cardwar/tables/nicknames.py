@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import gettext
 import unicodedata
+from collections.abc import Callable
 from functools import cache
-from pathlib import Path
+
+from cardwar.catalogs import in_every_locale
 
 MAX_NICKNAME = 24
 _BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -26,7 +27,6 @@ _KEYCAP_BASES = frozenset("0123456789#*")
 _EMOJI_NOT_SO = frozenset("\u203c\u2049\u2139\u2194\u25fb\u25fc\u25fd\u25fe\u3030\u303d")
 #: The msgid (``play`` catalogs) of a computer seat's label, e.g. "Computer 2".
 COMPUTER_LABEL = "Computer {n}"
-_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
 class NicknameError(ValueError):
@@ -61,17 +61,20 @@ def _invisible(text: str, i: int) -> bool:
 
 
 @cache
-def computer_labels() -> tuple[str, ...]:
-    """The labels of computer seats 1-4 in every language of ``cardwar/locales``.
+def computer_labels(
+    translated: Callable[[str], set[str]] = in_every_locale,
+) -> tuple[str, ...]:
+    """The labels of computer seats 1-4 in every language of the site.
+
+    Args:
+        translated: gives a msgid in every language (the seam to the
+            catalogs: :func:`cardwar.catalogs.in_every_locale`).
 
     Returns:
-        e.g. ``("Computer 1", ..., "Komputer 4", ...)``, from the compiled
-        ``play`` catalogs (a language without one shows the English label).
+        e.g. ``("Computer 1", ..., "Komputer 4", ...)`` (a language without
+        a catalog shows the English label).
     """
-    patterns = {COMPUTER_LABEL}
-    for mo in sorted(_LOCALE_DIR.glob("*/LC_MESSAGES/play.mo")):
-        with mo.open("rb") as f:
-            patterns.add(gettext.GNUTranslations(f).gettext(COMPUTER_LABEL))
+    patterns = translated(COMPUTER_LABEL) | {COMPUTER_LABEL}
     return tuple(p.format(n=n) for p in sorted(patterns) for n in range(1, 5))
 
 

@@ -13,14 +13,10 @@ creator may start earlier: the computer plays the seats still reserved.
 
 from __future__ import annotations
 
-from typing import Any
-
-from cardwar.engine import new_seed
-
-from .secrets import hash_secret, new_game_id, new_secret
-from .service import TableService, _stored
-from .stacked import stacked_hands
-from .table import Table, TableError
+from .errors import ErrorCode, TableError
+from .secrets import hash_secret, new_secret
+from .service import TableService
+from .table import Table
 
 
 async def known_rematch(service: TableService, table: Table) -> str | None:
@@ -39,25 +35,14 @@ async def known_rematch(service: TableService, table: Table) -> str | None:
 
 
 async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, str]:
+    """The rematch of ``old``, offered by ``seat``: same options, a fresh deal."""
     record = old.record
-    secret = new_secret()
-    deal: dict[str, Any]
-    if service.settings.testing_stacked_deck:
-        deal = {"hands": stacked_hands(old.variant, record.players)}
-    else:
-        deal = {"seed": new_seed()}
     computers = tuple(s.seat for s in record.seats if s.kind == "computer" and s.seat != seat)
     reserved = {s.seat: s.nickname for s in record.seats
                 if s.kind == "human" and s.seat != seat and s.nickname}
-    nickname = record.seats[seat].nickname or ""
-    table = Table.new(new_game_id(), record.variant, record.players,
-                      face_down=record.face_down, computers=computers, creator=nickname,
-                      creator_hash=hash_secret(secret), creator_seat=seat, reserved=reserved,
-                      **deal)
-    events = table.take_outbox()
-    await service.store.create(table.record, [_stored(e) for e in events])
-    service._tables[table.id] = table  # the service's cache, as in TableService.create
-    return table, secret
+    return await service.create(
+        record.variant, record.players, face_down=record.face_down, computers=computers,
+        nickname=record.seats[seat].nickname or "", creator_seat=seat, reserved=reserved)
 
 
 async def rematch(service: TableService, game_id: str, seat: int | None) -> tuple[str, str]:
@@ -79,26 +64,26 @@ async def rematch(service: TableService, game_id: str, seat: int | None) -> tupl
     """
     old = await service.get(game_id)
     if old is None:
-        raise TableError("no_game")
+        raise TableError(ErrorCode.NO_GAME)
     if old.status != "over":
-        raise TableError("not_over")
+        raise TableError(ErrorCode.NOT_OVER)
     if seat is None or old.record.seats[seat].kind != "human":
-        raise TableError("not_seated")
+        raise TableError(ErrorCode.NOT_SEATED)
     offered = await known_rematch(service, old)
     if offered is None:
         new, secret = await _create(service, old, seat)
         try:
-            await service._change(game_id, lambda t: t.offer_rematch(seat, new.id))
+            await service.apply(game_id, lambda t: t.offer_rematch(seat, new.id))
         except TableError:
             offered = await known_rematch(service, old)  # someone was quicker
             if offered is None:
                 raise
         else:
             return new.id, secret
-    secret = new_secret()
     nickname = old.record.seats[seat].nickname or ""
-    table: Table = await service._change(
-        offered, lambda t: (t.join(nickname, hash_secret(secret), seat), t)[1])
+    secret = new_secret()
+    table, _ = await service.apply(offered,
+                                   lambda t: t.join(nickname, hash_secret(secret), seat))
     if not table.open_seats() and not table.reserved_seats() and table.status == "lobby":
         await service.start(offered, table.creator)
     return offered, secret

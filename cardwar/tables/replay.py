@@ -13,7 +13,8 @@ from typing import Any
 
 from cardwar.engine import game_json
 
-from .table import Table, TableError, _setup
+from .errors import ErrorCode, TableError
+from .table import Table, setup_of
 
 
 def game_record(table: Table) -> dict[str, Any]:
@@ -23,8 +24,8 @@ def game_record(table: Table) -> dict[str, Any]:
         TableError: ``not_over`` unless the game is over.
     """
     if table.status != "over":
-        raise TableError("not_over")
-    return game_json(_setup(table.record), log=True)
+        raise TableError(ErrorCode.NOT_OVER)
+    return game_json(setup_of(table.record), log=True)
 
 
 def game_record_text(table: Table) -> str:
@@ -38,4 +39,4 @@ def game_record_text(table: Table) -> str:
 
 def start_counts(table: Table) -> list[int]:
     """How many cards each seat held when the game began."""
-    return [len(pile) for pile in _setup(table.record).piles]
+    return [len(pile) for pile in setup_of(table.record).piles]

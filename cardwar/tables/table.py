@@ -4,24 +4,9 @@ Lifecycle: ``lobby`` (seats fill) -> ``playing`` (battles) -> ``over``.
 Every change appends numbered events to :attr:`Table.outbox`; the caller
 (:class:`~cardwar.tables.TableService`) stores and publishes them.
 
-Event shapes (``seq`` is added to each; cards are codes like ``"QH"``):
-
-* ``{"type": "joined", "seat": 1, "kind": "human" | "computer" | "reserved",
-  "nickname": str | None, "creator": int | None}`` - ``creator``: the seat that
-  may start the game after this one joined (see :attr:`Table.creator`);
-  ``reserved``: in a rematch, the seat is kept for the former player called
-  ``nickname`` until they take it (or the game starts).
-* ``{"type": "started", "counts": [26, 26]}``
-* ``{"type": "flipped", "seat": 0, "battle": 5, "by": "player" | "auto" | "timer" | "computer"}``
-* ``{"type": "battle", **battle_json(result), "in_play": [true, false]}`` - face-down
-  peace cards are included: the battle is resolved when the event exists.
-* ``{"type": "over", "outcome": "win" | "draw", "reason": str, "winner": int | None,
-  "battles": int, "final_counts": [...], "eliminated": {"1": 2}, "seed": str | None,
-  "hands": str | None, "command": str}``
-* ``{"type": "auto_flip", "seat": 0, "on": bool}``
-* ``{"type": "handed", "seat": 2}`` - the creator let the computer play for a gone player.
-* ``{"type": "relinked", "seat": 1}`` - the seat's secret was replaced (new device link).
-* ``{"type": "rematch", "game": str, "by": 0}`` - a rematch was offered: the new game's id.
+Event shapes, and how each one changes a table: :mod:`cardwar.tables.events`
+(the same function applies a table's own events and those another server
+process published).
 """
 
 from __future__ import annotations
@@ -29,34 +14,38 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Mapping
-from typing import Any
 
 from cardwar.engine import (
     BattleResult,
     Game,
     Setup,
-    battle_json,
     commitment,
     get_variant,
     parse_hands,
 )
-from cardwar.store import GameRecord, SeatRecord
 
+from .errors import ErrorCode, TableError
+from .events import (
+    AutoFlip,
+    Event,
+    FlipBy,
+    Flipped,
+    Handed,
+    Joined,
+    Over,
+    OverData,
+    Relinked,
+    Rematch,
+    SeatKind,
+    Started,
+    apply_event,
+    battle_to_play,
+)
 from .nicknames import same_name
+from .records import GameRecord, SeatRecord
 from .secrets import same_hash
 
-
-class TableError(Exception):
-    """A request the table refuses; ``code`` names why (stable, for translation).
-
-    Codes: ``no_seat`` (table full), ``not_seated``, ``not_creator``, ``not_lobby``,
-    ``not_playing``, ``out`` (the seat is out of the game), ``already_flipped``,
-    ``already_seated``, ``not_over``, ``not_gone``, ``seat_taken``, ``name_taken``.
-    """
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
+__all__ = ["Table", "TableError", "replay_command"]
 
 
 def replay_command(record: GameRecord) -> str:
@@ -72,7 +61,7 @@ def replay_command(record: GameRecord) -> str:
     return shlex.join(parts)
 
 
-def _setup(record: GameRecord) -> Setup:
+def setup_of(record: GameRecord) -> Setup:
     variant = get_variant(record.variant)
     if record.seed is not None:
         return Setup.from_seed(variant, record.players, record.seed, record.face_down)
@@ -97,11 +86,11 @@ class Table:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.variant = get_variant(record.variant)
-        self.game: Game = _setup(record).new_game()
+        self.game: Game = setup_of(record).new_game()
         self.last: BattleResult | None = None
         for _ in range(record.battles):
             self.last = self.game.play_battle()
-        self.outbox: list[dict[str, Any]] = []
+        self.outbox: list[Event] = []
         #: the id of the rematch offered after this game, once known.
         self.rematch: str | None = None
         #: the seat that offered it, once known.
@@ -224,22 +213,29 @@ class Table:
         return [s for s in self.game.in_play() if s not in flipped]
 
     # -- changes ----------------------------------------------------------
-    def _emit(self, type_: str, **data: Any) -> dict[str, Any]:
-        self.record.seq += 1
-        event = {"type": type_, "seq": self.record.seq, **data}
-        self.outbox.append(event)
-        return event
+    @property
+    def _next(self) -> int:
+        """The number of the next event."""
+        return self.record.seq + 1
 
-    def take_outbox(self) -> list[dict[str, Any]]:
+    def _emit(self, event: Event) -> None:
+        """Apply ``event`` (:func:`~cardwar.tables.events.apply_event`) and queue it."""
+        if not apply_event(self, event):
+            raise RuntimeError(f"event {event['type']} does not fit table {self.id}")
+        self.outbox.append(event)
+
+    def take_outbox(self) -> list[Event]:
         """Return and clear the events emitted since the last call."""
         events, self.outbox = self.outbox, []
         return events
 
-    def _seat(self, seat: int, kind: str, nickname: str | None, secret_hash: str | None) -> None:
+    def _seat(self, seat: int, kind: SeatKind, nickname: str | None,
+              secret_hash: str | None) -> None:
         rec = self.record.seats[seat]
-        rec.kind, rec.nickname, rec.secret_hash = kind, nickname, secret_hash
+        rec.kind, rec.secret_hash = kind, secret_hash
         # who may start now: in a rematch, the lowest seat whose player came back
-        self._emit("joined", seat=seat, kind=kind, nickname=nickname, creator=self.creator)
+        self._emit(Joined(type="joined", seq=self._next, seat=seat, kind=kind,
+                          nickname=nickname, creator=self.creator))
 
     def join(self, nickname: str, secret_hash: str, seat: int | None = None) -> int:
         """Seat a new player in ``seat`` (default: the first open seat); return it.
@@ -259,18 +255,18 @@ class Table:
                 nickname (case-insensitive, after NFC).
         """
         if self.status != "lobby":
-            raise TableError("not_lobby")
+            raise TableError(ErrorCode.NOT_LOBBY)
         if self.seat_of(secret_hash) is not None:
-            raise TableError("already_seated")
+            raise TableError(ErrorCode.ALREADY_SEATED)
         free = self.open_seats() if seat is None else sorted(
             [*self.open_seats(), *self.reserved_seats()])
         if not free:
-            raise TableError("no_seat")
+            raise TableError(ErrorCode.NO_SEAT)
         if seat is not None and seat not in free:
-            raise TableError("seat_taken")
+            raise TableError(ErrorCode.SEAT_TAKEN)
         if any(same_name(nickname, rec.nickname) for rec in self.record.seats
                if rec.nickname and rec.seat != seat):
-            raise TableError("name_taken")
+            raise TableError(ErrorCode.NAME_TAKEN)
         chosen = free[0] if seat is None else seat
         self._seat(chosen, "human", nickname, secret_hash)
         return chosen
@@ -282,21 +278,19 @@ class Table:
             TableError: ``not_creator`` unless ``seat`` is the creator's, ``not_lobby``.
         """
         if seat is None or seat != self.creator:
-            raise TableError("not_creator")
+            raise TableError(ErrorCode.NOT_CREATOR)
         if self.status != "lobby":
-            raise TableError("not_lobby")
+            raise TableError(ErrorCode.NOT_LOBBY)
         for s in sorted([*self.open_seats(), *self.reserved_seats()]):
             self._seat(s, "computer", None, None)
-        self.record.status = "playing"
-        self.record.flipped = []
-        self._emit("started", counts=list(self.game.counts()))
+        self._emit(Started(type="started", seq=self._next, counts=list(self.game.counts())))
 
-    def flip(self, seat: int, by: str = "player", battle: int | None = None) -> bool:
+    def flip(self, seat: int, by: FlipBy = "player", battle: int | None = None) -> bool:
         """Flip ``seat``'s top card for the coming battle; play it once all flipped.
 
         Args:
             seat: the seat flipping.
-            by: who flipped: ``player``, ``auto``, ``timer`` or ``computer``.
+            by: who flipped: ``player``, ``auto``, ``timer``, ``computer`` or ``gone``.
             battle: if given, only flip when the coming battle is this number
                 (a timer set for an earlier battle is ignored).
 
@@ -307,32 +301,22 @@ class Table:
             TableError: ``not_playing`` (lobby or over), ``out`` (seat out of play).
         """
         if self.status != "playing":
-            raise TableError("not_playing")
+            raise TableError(ErrorCode.NOT_PLAYING)
         coming = self.game.battles + 1
         if battle is not None and battle != coming:
             return False
         if seat not in self.game.in_play():
-            raise TableError("out")
+            raise TableError(ErrorCode.OUT)
         if seat in self.record.flipped:
             return False
-        self.record.flipped = sorted([*self.record.flipped, seat])
-        self._emit("flipped", seat=seat, battle=coming, by=by)
+        self._emit(Flipped(type="flipped", seq=self._next, seat=seat, battle=coming, by=by))
         if not self.to_flip():
-            self._play()
+            self._emit(battle_to_play(self._next, coming))  # plays it
+            if self.game.over:
+                self._emit(Over(type="over", seq=self._next, **self.result()))
         return True
 
-    def _play(self) -> None:
-        result = self.game.play_battle()
-        self.last = result
-        self.record.battles = result.number
-        self.record.flipped = []
-        self._emit("battle", **battle_json(result),
-                   in_play=[s not in self.game.eliminated for s in range(self.game.players)])
-        if self.game.over:
-            self.record.status = "over"
-            self._emit("over", **self.result())
-
-    def result(self) -> dict[str, Any]:
+    def result(self) -> OverData:
         """The end of the game (the ``over`` event's data); only once it is over.
 
         Raises:
@@ -341,7 +325,7 @@ class Table:
         g = self.game
         outcome, reason = g.outcome, g.reason
         if outcome is None or reason is None:
-            raise TableError("not_over")
+            raise TableError(ErrorCode.NOT_OVER)
         return {
             "outcome": outcome.value,
             "reason": reason.value,
@@ -362,10 +346,9 @@ class Table:
         """
         rec = self.record.seats[seat]
         if rec.kind != "human":
-            raise TableError("not_seated")
+            raise TableError(ErrorCode.NOT_SEATED)
         if rec.auto_flip != on:
-            rec.auto_flip = on
-            self._emit("auto_flip", seat=seat, on=on)
+            self._emit(AutoFlip(type="auto_flip", seq=self._next, seat=seat, on=on))
 
     def hand_over(self, by: int | None, seat: int) -> None:
         """The creator lets the computer play ``seat`` for the rest of the game.
@@ -379,16 +362,15 @@ class Table:
                 that is not a human's.
         """
         if by is None or by != self.creator:
-            raise TableError("not_creator")
+            raise TableError(ErrorCode.NOT_CREATOR)
         if self.status != "playing":
-            raise TableError("not_playing")
+            raise TableError(ErrorCode.NOT_PLAYING)
         if not 0 <= seat < len(self.record.seats) or seat == by:
-            raise TableError("not_gone")
+            raise TableError(ErrorCode.NOT_GONE)
         rec = self.record.seats[seat]
         if rec.kind != "human":
-            raise TableError("not_gone")
-        rec.kind, rec.secret_hash, rec.auto_flip = "computer", None, False
-        self._emit("handed", seat=seat)
+            raise TableError(ErrorCode.NOT_GONE)
+        self._emit(Handed(type="handed", seq=self._next, seat=seat))
 
     def relink(self, seat: int, secret_hash: str) -> None:
         """Replace the secret of ``seat`` (a human's): old links and cookies stop working.
@@ -397,22 +379,21 @@ class Table:
             TableError: ``not_seated`` if the seat is not a human's.
         """
         if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
-            raise TableError("not_seated")
+            raise TableError(ErrorCode.NOT_SEATED)
         self.record.seats[seat].secret_hash = secret_hash
-        self._emit("relinked", seat=seat)
+        self._emit(Relinked(type="relinked", seq=self._next, seat=seat))
 
     def offer_rematch(self, seat: int | None, game_id: str) -> None:
         """Record that ``seat`` offered the rematch ``game_id`` (once the game is over).
 
         Raises:
             TableError: ``not_over`` while playing, ``not_seated`` for a
-                spectator, ``already_seated`` if a rematch was offered already.
+                spectator, ``rematch_offered`` if a rematch was offered already.
         """
         if self.status != "over":
-            raise TableError("not_over")
+            raise TableError(ErrorCode.NOT_OVER)
         if seat is None or self.record.seats[seat].kind != "human":
-            raise TableError("not_seated")
+            raise TableError(ErrorCode.NOT_SEATED)
         if self.rematch is not None:
-            raise TableError("already_seated")
-        self.rematch, self.rematch_by = game_id, seat
-        self._emit("rematch", game=game_id, by=seat)
+            raise TableError(ErrorCode.REMATCH_OFFERED)
+        self._emit(Rematch(type="rematch", seq=self._next, game=game_id, by=seat))

@@ -25,37 +25,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from cardwar.bus import Message
 from cardwar.engine import battle_json, seat_view
 
+from .errors import ErrorCode
+from .events import browser_keys
 from .table import Table
-
-#: Keys each event type may carry to a browser (anything else is dropped).
-_EVENT_KEYS: dict[str, tuple[str, ...]] = {
-    "joined": ("seat", "kind", "nickname", "creator"),
-    "started": ("counts",),
-    "flipped": ("seat", "battle", "by"),
-    "battle": ("battle", "face_up", "winning_seats", "peaces", "winner", "pot", "out",
-               "counts", "outcome", "reason", "in_play"),
-    "over": ("outcome", "reason", "winner", "battles", "final_counts", "eliminated", "seed",
-             "hands", "command"),
-    "auto_flip": ("seat", "on"),
-    "presence": ("seat", "online"),
-    "error": ("code",),
-    "handed": ("seat",),
-    "relinked": ("seat",),
-    "rematch": ("game", "by"),
-    "gone": ("seat", "gone"),
-    "watchers": ("count",),
-    "idle": ("battle", "left"),
-    "ping": (),
-    "pong": (),
-}
 
 
 def view_message(
     table: Table,
     viewer: int | None,
-    event: dict[str, Any] | None = None,
+    event: Message | None = None,
     online: Collection[int] = (),
     gone: Collection[int] = (),
     watchers: int = 0,
@@ -66,7 +47,9 @@ def view_message(
     Args:
         table: the table the message is about.
         viewer: the seat of the connection, or None.
-        event: an emitted event; None for a full ``state`` snapshot.
+        event: a message of :data:`cardwar.tables.events.EVENTS` (its keys
+            for a page: :func:`~cardwar.tables.events.browser_keys`); None
+            for a full ``state`` snapshot.
         online: seats with at least one open connection (for the snapshot).
         gone: seats whose player has been away longer than ``gone_after``
             and is played for (for the snapshot).
@@ -82,15 +65,13 @@ def view_message(
         ValueError: an event type this function does not know.
     """
     if event is not None:
-        keys = _EVENT_KEYS.get(event["type"])
-        if keys is None:
-            raise ValueError(f"unknown event type {event['type']!r}")
-        msg = {"type": event["type"], "seq": event.get("seq")}
+        keys = browser_keys(event["type"])
+        msg: dict[str, Any] = {"type": event["type"], "seq": event.get("seq")}
         msg.update({k: event[k] for k in keys if k in event})
         if event["type"] == "over" and table.status != "over":  # defence in depth
             msg["seed"] = msg["hands"] = msg["command"] = None
         if event["type"] == "error" and not isinstance(msg.get("code"), str):
-            msg["code"] = "bad_message"
+            msg["code"] = ErrorCode.BAD_MESSAGE.value
         if event["type"] == "watchers":  # a process publishes its own count: send the sum
             msg["count"] = watchers
         return msg

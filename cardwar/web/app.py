@@ -1,4 +1,4 @@
-"""The FastAPI application: frame, rules pages, online play, static files."""
+"""The FastAPI application: startup wiring, frame, rules pages, online play, static files."""
 
 from __future__ import annotations
 
@@ -8,17 +8,39 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from cardwar.obs import RequestIdMiddleware, metrics_endpoint
+from cardwar.bus import open_bus
+from cardwar.obs import RequestIdMiddleware, process_exiting
 from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import TableService
 
 from . import pages, play, rooms, security
+from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
 
 @asynccontextmanager
-async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    async with play.lifespan(app):
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Open the store (running migrations), the bus and the table service.
+
+    The service is kept on ``app.state.tables`` (a
+    :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`).
+    """
+    settings: Settings = app.state.settings
+    store = Store(settings.database)
+    await store.migrate()
+    # Redis: several processes
+    bus = open_bus(settings.redis, settings.redis_prefix, settings.presence_ttl)
+    service = TableService(store, bus, settings)
+    app.state.tables = service
+    service.start_background()
+    try:
         yield
+    finally:
+        await service.close()
+        await bus.close()
+        await store.close()
+        process_exiting()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -26,13 +48,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     ``settings`` defaults to ``Settings()`` (``CARDWAR_*`` environment) and
     is kept on ``app.state.settings``. Routes, in order: ``/healthz``,
-    ``/static``, online play (:data:`cardwar.web.play.router`), then the
-    locale pages (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other
-    path is an HTML 404 page.
+    ``/static``, online play (:data:`cardwar.web.play.router`, then
+    :data:`cardwar.web.rooms.router`), ``/metrics``, then the locale pages
+    (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other path is an
+    HTML 404 page.
     """
     app = FastAPI(
         title="cardwar",
-        lifespan=_lifespan,
+        lifespan=lifespan,
         docs_url=None,
         redoc_url=None,
         openapi_url=None,

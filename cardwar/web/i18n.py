@@ -1,69 +1,37 @@
 """Languages of the site: locales, gettext catalogs, numbers and negotiation.
 
 Every request sets :data:`current_locale`; the module-level :func:`gettext`,
-:func:`ngettext` and :func:`pgettext` translate into it. Catalogs live in
-``cardwar/locales/<locale>/LC_MESSAGES/<domain>.mo``, compiled from the
-``.po`` by every install (setup.py; ``make catalogs`` after editing a ``.po``,
-checked by :mod:`cardwar.web.catalogs`); the domains ``messages`` (site) and ``play`` (online
-play) are merged into one :class:`babel.support.Translations` per locale.
+:func:`ngettext` and :func:`pgettext` translate into it, with the catalogs
+of :mod:`cardwar.catalogs` (the languages are listed there).
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from functools import cache
-from pathlib import Path
 
 from babel.numbers import format_decimal
-from babel.support import NullTranslations, Translations
+from babel.support import Translations
 
-LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs")
-DEFAULT_LOCALE = "en"
-DOMAINS: tuple[str, ...] = ("messages", "play")
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+from cardwar.catalogs import (
+    DEFAULT_LOCALE,
+    DOMAINS,
+    LANGUAGE_NAMES,
+    LOCALE_DIR,
+    LOCALES,
+    translations,
+)
 
-#: Each language's own name, for the language switcher.
-LANGUAGE_NAMES: dict[str, str] = {
-    "en": "English",
-    "it": "Italiano",
-    "de": "Deutsch",
-    "es": "Español",
-    "pl": "Polski",
-    "cs": "Čeština",
-}
+__all__ = [
+    "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "current_locale",
+    "format_number", "format_percent", "gettext", "negotiate", "ngettext", "npgettext",
+    "pgettext", "translations",
+]
 
 #: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):
 #: Spanish and Polish write 1000 but 10 000 / 10.000.
 _MIN_GROUPING: dict[str, int] = {"es": 2, "pl": 2}
 
 current_locale: ContextVar[str] = ContextVar("current_locale", default=DEFAULT_LOCALE)
-
-
-@cache
-def translations(locale: str) -> Translations:
-    """Return the merged ``messages`` + ``play`` catalogs for ``locale``.
-
-    A missing ``.mo`` file (e.g. no ``play`` catalog yet, or catalogs not
-    compiled) is skipped: its strings fall back to English.
-
-    Raises:
-        ValueError: ``locale`` is not one of :data:`LOCALES`.
-    """
-    if locale not in LOCALES:
-        raise ValueError(f"unknown locale {locale!r}")
-    merged: Translations | None = None
-    for domain in DOMAINS:
-        loaded = Translations.load(str(LOCALE_DIR), [locale], domain)
-        if not isinstance(loaded, Translations):  # NullTranslations: no .mo file
-            continue
-        if merged is None:
-            merged = loaded
-        else:
-            merged.merge(loaded)
-    if merged is None:
-        merged = Translations()
-        merged.add_fallback(NullTranslations())
-    return merged
 
 
 def _current() -> Translations:

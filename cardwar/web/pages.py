@@ -2,7 +2,8 @@
 
 The rule-changes table is built from :class:`cardwar.engine.Variant` data
 against :data:`cardwar.engine.STANDARD`, so a new variant gets its table
-without new code.
+without new code; its name, tagline, route and template come from
+:mod:`cardwar.web.variants`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import cardwar
-from cardwar.engine import STANDARD, VARIANTS, Variant
+from cardwar.engine import STANDARD, Variant
 
 from . import stats
 from .i18n import (
@@ -30,28 +31,10 @@ from .i18n import (
     ngettext,
 )
 from .templating import TEMPLATES_DIR, commit, render
+from .variants import by_path, page_of, pages
 
 router = APIRouter()
 system_router = APIRouter()
-
-
-def N_(message: str) -> str:  # noqa: N802 - the gettext marker's usual name
-    """Mark ``message`` for extraction; it is translated where it is shown."""
-    return message
-
-
-#: Display names and taglines of the variants, marked for translation.
-VARIANT_NAMES: dict[str, str] = {"peace": N_("Peace"), "war": N_("War")}
-VARIANT_TAGLINES: dict[str, str] = {
-    "peace": N_(
-        "War turned upside down: the lowest card takes every battle, so 2s are the "
-        "best cards and aces the worst, and a tie starts a peace with five face-down cards."
-    ),
-    "war": N_(
-        "The classic card game for two to four players: the highest card takes every "
-        "battle, and a tie starts a war with three face-down cards."
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -90,7 +73,7 @@ def describe(v: Variant, locale: str) -> dict[str, str]:
             "everyone still in play lays cards face down and turns one up; "
             "the highest face-up card takes everything on the table."
         )
-    tie = f"{gettext(VARIANT_NAMES.get(v.name, v.name))}: {tie}"
+    tie = f"{gettext(page_of(v).title)}: {tie}"
     face_down = ngettext(
         "%(num)s card from each player.", "%(num)s cards from each player.", v.face_down
     ) % {"num": format_number(v.face_down, locale)}
@@ -225,39 +208,37 @@ async def home(request: Request, locale: str) -> Response:
     """The home page: what the site is and the variants, each with Play."""
     if locale not in LOCALES:
         raise StarletteHTTPException(404)
-    variants = [
-        {"name": name, "title": VARIANT_NAMES.get(name, name),
-         "tagline": VARIANT_TAGLINES.get(name, ""), "variant": v}
-        for name, v in VARIANTS.items()
-    ]
+    variants = [{"name": v.name, "title": p.title, "tagline": p.tagline, "path": p.path,
+                 "variant": v} for v, p in pages()]
     return render(request, "home.html", locale, variants=variants)
 
 
-@router.api_route("/{locale}/{variant}", methods=["GET", "HEAD"], include_in_schema=False)
-async def variant_page(request: Request, locale: str, variant: str) -> Response:
-    """The rules page of one variant, e.g. ``/de/peace``."""
-    if locale not in LOCALES or variant not in VARIANTS:
+@router.api_route("/{locale}/{slug}", methods=["GET", "HEAD"], include_in_schema=False)
+async def variant_page(request: Request, locale: str, slug: str) -> Response:
+    """The rules page of one variant, e.g. ``/de/peace`` (its path: :mod:`.variants`)."""
+    v = by_path(slug)
+    if locale not in LOCALES or v is None:
         raise StarletteHTTPException(404)
-    return variant_response(request, locale, variant)
+    return variant_response(request, locale, v)
 
 
-def variant_response(request: Request, locale: str, variant: str, *, status_code: int = 200,
+def variant_response(request: Request, locale: str, v: Variant, *, status_code: int = 200,
                      start_error: str | None = None, start_nickname: str | None = None
                      ) -> Response:
-    """The rules page of ``variant``; ``start_error`` (translated) and the
+    """The rules page of ``v``; ``start_error`` (translated) and the
     typed ``start_nickname`` re-show the start form after a refused nickname."""
-    v = VARIANTS[variant]
+    page = page_of(v)
     context: dict[str, Any] = {
         "variant": v,
-        "variant_title": VARIANT_NAMES.get(variant, variant),
-        "tagline": VARIANT_TAGLINES.get(variant, ""),
+        "page": page,
+        "variant_title": page.title,
+        "tagline": page.tagline,
         "stats": stats_rows(v),
         "stats_games": stats.load()["games"],
         "has_start_form": _template_exists("play/start_form.html"),
     }
-    template = f"{variant}.html" if _template_exists(f"{variant}.html") else "variant.html"
     context["rule_changes"] = rule_changes(v, locale) if v.name != STANDARD.name else []
-    return render(request, template, locale, active=variant, status_code=status_code,
+    return render(request, page.template, locale, active=v.name, status_code=status_code,
                   start_error=start_error, start_nickname=start_nickname, **context)
 
 

@@ -28,17 +28,18 @@ from cardwar.tables import Table, TableError, hash_secret
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, game_record_text, start_counts
 
-from .i18n import LOCALES
-from .play import (
-    _json_script,
-    _seat_of,
-    _service,
-    _set_seat_cookie,
-    client_strings,
-    cookie_name,
+from .seats import (
+    check_locale,
+    forbidden,
+    json_script,
     same_origin,
+    seat_of,
+    service,
+    set_seat_cookie,
 )
+from .strings import client_strings
 from .templating import render
+from .variants import page_of
 
 router = APIRouter()
 
@@ -47,14 +48,9 @@ def _not_found() -> StarletteHTTPException:
     return StarletteHTTPException(404)
 
 
-def _forbidden() -> StarletteHTTPException:
-    return StarletteHTTPException(403, "cross-site request")
-
-
 async def _table(request: Request, locale: str | None, game_id: str) -> Table:
-    if locale is not None and locale not in LOCALES:
-        raise _not_found()
-    table = await _service(request).get(game_id)
+    check_locale(locale)
+    table = await service(request).get(game_id)
     if table is None:
         raise _not_found()
     return table
@@ -63,16 +59,16 @@ async def _table(request: Request, locale: str | None, game_id: str) -> Table:
 async def _posted_seat(request: Request, locale: str, game_id: str) -> tuple[Table, int | None]:
     """A same-origin POST about ``game_id``: the table and the sender's seat (None: none)."""
     if not same_origin(request.headers):
-        raise _forbidden()
+        raise forbidden()
     table = await _table(request, locale, game_id)
-    return table, _seat_of(table, request.cookies)
+    return table, seat_of(table, request.cookies)
 
 
 def _seated_redirect(request: Request, url: str, game_id: str, secret: str,
                      headers: dict[str, str] | None = None) -> Response:
     """303 to ``url``, giving this browser the seat of ``secret`` in ``game_id``."""
     response = RedirectResponse(url, status_code=303, headers=headers)
-    _set_seat_cookie(response, request, game_id, secret)
+    set_seat_cookie(response, request, game_id, secret)
     return response
 
 
@@ -98,7 +94,7 @@ async def new_link(request: Request, locale: str, game_id: str) -> Response:
     _, seat = await _posted_seat(request, locale, game_id)
     if seat is None:
         raise StarletteHTTPException(403, "not seated")
-    secret = await _service(request).relink(game_id, seat)
+    secret = await service(request).relink(game_id, seat)
     return _seated_redirect(request, f"/{locale}/g/{game_id}#device", game_id, secret)
 
 
@@ -106,13 +102,13 @@ async def new_link(request: Request, locale: str, game_id: str) -> Response:
 async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
     """Offer the rematch, or join the one offered, in one's own seat."""
     table, seat = await _posted_seat(request, locale, game_id)
-    offered = await known_rematch(_service(request), table)
+    offered = await known_rematch(service(request), table)
     if offered is not None:
-        new = await _service(request).get(offered)
-        if new is not None and _seat_of(new, request.cookies) is not None:  # in it already
+        new = await service(request).get(offered)
+        if new is not None and seat_of(new, request.cookies) is not None:  # in it already
             return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
     try:
-        new_id, secret = await rematch(_service(request), game_id, seat)
+        new_id, secret = await rematch(service(request), game_id, seat)
     except TableError:
         return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
     return _seated_redirect(request, f"/{locale}/g/{new_id}", new_id, secret)
@@ -133,9 +129,10 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
             "battle_limit": table.variant.battle_limit, "locale": locale,
             "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
     return render(request, "play/replay.html", locale, table=table, variant=table.variant,
+                  page=page_of(table.variant),
                   active=table.variant.name, show_alternates=False,
-                  strings_json=_json_script(client_strings(locale, table.variant.name)),
-                  replay_json=_json_script(data), download=data["download"],
+                  strings_json=json_script(client_strings(locale, table.variant.name)),
+                  replay_json=json_script(data), download=data["download"],
                   game_page=data["game_page"])
 
 
@@ -150,4 +147,4 @@ async def download(request: Request, game_id: str) -> Response:
                              f'attachment; filename="cardwar-{game_id}.json"'})
 
 
-__all__ = ["router", "device_link", "cookie_name"]
+__all__ = ["router", "device_link"]

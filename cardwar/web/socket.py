@@ -1,6 +1,6 @@
 """One WebSocket connection to a game: handshake checks, catch-up, heartbeats, messages.
 
-Handshake: ``Origin`` must be this site (:func:`cardwar.web.play.same_origin`),
+Handshake: ``Origin`` must be this site (:func:`cardwar.web.seats.same_origin`),
 the game must exist (else close code 1008 in both cases, so a guessed id
 learns nothing). The seat comes from the game's own seat cookie only.
 
@@ -227,8 +227,7 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
         await service.connect(table.id, seat)
         try:
             last = await conn.catch_up(table, _since(ws))
-            if hasattr(sub, "start_after"):
-                sub.start_after(last)
+            sub.start_after(last)
             tasks += [asyncio.create_task(conn.pump(sub, last)),
                       asyncio.create_task(conn.beat())]
             while True:

@@ -67,7 +67,8 @@ def load() -> dict[str, Any]:
     Raises:
         FileNotFoundError: ``stats.json`` is missing (run this module).
     """
-    return json.loads(STATS_PATH.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(STATS_PATH.read_text(encoding="utf-8"))
+    return data
 
 
 def for_variant(name: str) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 import cardwar
 
 from . import i18n
+from .variants import pages
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -137,8 +138,9 @@ def render(
 
     Every template gets ``request``, ``locale``, ``locales``,
     ``language_names``, ``alternates``, ``switch_url(target)``, ``version``,
-    ``commit``, ``format_number``, ``format_percent``, ``static_url`` and
-    ``module_url``, plus ``context``.
+    ``commit``, ``format_number``, ``format_percent``, ``static_url``,
+    ``module_url`` and ``variant_pages`` (every variant with its presentation),
+    plus ``context``.
 
     Raises:
         ValueError: ``locale`` is not one of :data:`i18n.LOCALES`.
@@ -162,6 +164,7 @@ def render(
             "format_percent": lambda s: i18n.format_percent(s, locale),
             "static_url": static_url,
             "module_url": module_url,
+            "variant_pages": pages(),
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

@@ -12,6 +12,8 @@ import secrets
 
 import pytest
 
+from cardwar.bus import Hooks
+
 REDIS_URL = os.environ.get("CARDWAR_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
@@ -86,8 +88,8 @@ async def test_events_cross_processes_in_order_and_survive_a_dropped_subscriptio
         assert origin == a.origin
         remote.append(message["seq"])
 
-    b.attach(catch_up=store.catch_up, on_remote=on_remote)
-    a.attach(catch_up=store.catch_up)
+    b.attach(Hooks(catch_up=store.catch_up, on_remote=on_remote))
+    a.attach(Hooks(catch_up=store.catch_up))
     async with a.subscribe("g1") as sub_a, b.subscribe("g1") as sub_b:
         sub_a.start_after(0)
         sub_b.start_after(0)

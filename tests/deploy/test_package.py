@@ -18,7 +18,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from cardwar.web.catalogs import catalog_problems
+from cardwar.catalogs import catalog_problems
 
 from .conftest import ROOT, Release
 

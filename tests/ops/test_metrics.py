@@ -115,7 +115,9 @@ def test_connections_and_games_gauges() -> None:
 
 @in_process
 def test_metrics_endpoint_in_a_starlette_app() -> None:
-    app = Starlette(routes=[Route("/metrics", metrics.metrics_endpoint)])
+    from cardwar.web.metrics import metrics_endpoint
+
+    app = Starlette(routes=[Route("/metrics", metrics_endpoint)])
     with TestClient(app) as client:
         response = client.get("/metrics")
         assert response.status_code == 200

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -11,6 +14,8 @@ from cardwar.settings import Settings
 from cardwar.web.app import create_app
 
 ORIGIN = {"origin": "http://testserver"}
+#: Seconds :func:`until` waits for the message it looks for.
+DEADLINE = 20.0
 CARD = re.compile(r"^(?:[2-9TJQKA][CDHS])$")
 
 
@@ -52,11 +57,47 @@ def ws(c: TestClient, gid: str, secret: str | None = None, query: str = "") -> A
     return c.websocket_connect(f"/ws/g/{gid}{query}", headers=headers)
 
 
+def receive(sock: Any, seconds: float = DEADLINE) -> dict[str, Any]:
+    """The next message of ``sock``; AssertionError when none comes within ``seconds``.
+
+    The test client's ``receive_json`` waits forever, so it runs in a thread
+    of its own (a daemon: one left waiting after a failure ends with the run).
+    """
+    box: queue.Queue[tuple[bool, Any]] = queue.Queue()
+
+    def run() -> None:
+        try:
+            box.put((True, sock.receive_json()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            box.put((False, exc))
+
+    threading.Thread(target=run, daemon=True).start()
+    try:
+        ok, value = box.get(timeout=max(0.0, seconds))
+    except queue.Empty:
+        raise AssertionError(f"no message within {seconds:.1f} s") from None
+    if not ok:
+        raise value
+    return value
+
+
 def until(sock: Any, kind: str, seen: list[dict[str, Any]] | None = None,
-          **match: Any) -> dict[str, Any]:
-    """Receive messages until one of type ``kind`` (with ``match`` fields) arrives."""
+          seconds: float = DEADLINE, **match: Any) -> dict[str, Any]:
+    """Receive messages until one of type ``kind`` (with ``match`` fields) arrives.
+
+    Raises:
+        AssertionError: it did not arrive within ``seconds`` (the messages
+            that did are in the error).
+    """
+    deadline = time.monotonic() + seconds
+    got: list[dict[str, Any]] = []
     while True:
-        m = sock.receive_json()
+        try:
+            m = receive(sock, deadline - time.monotonic())
+        except AssertionError:
+            raise AssertionError(f"no {kind} {match or ''} within {seconds} s; "
+                                 f"got {[x.get('type') for x in got]}") from None
+        got.append(m)
         if seen is not None:
             seen.append(m)
         if m["type"] == kind and all(m.get(k) == v for k, v in match.items()):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cardwar.web.play import client_strings
+from cardwar.web.strings import client_strings
 
 from .helpers import ORIGIN, create, join, make_client
 

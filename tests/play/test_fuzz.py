@@ -72,7 +72,7 @@ def _events(c: Any, gid: str) -> list[dict[str, Any]]:
 
 
 def _check_legal(c: Any, gid: str) -> None:
-    table = c.app.state.tables._tables[gid]
+    table = c.app.state.tables.cache.get(gid)
     record = table.record
     for _ in range(100):  # a computer seat may still be flipping: wait until it rests
         events = _events(c, gid)

@@ -29,7 +29,7 @@ def test_create_sets_an_httponly_cookie_and_redirects(client):
     assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower() and f"cw_{gid}=" in cookie
     page = client.get(r.headers["location"])
     assert page.status_code == 200
-    table = client.app.state.tables._tables[gid]
+    table = client.app.state.tables.cache.get(gid)
     assert [s.kind for s in table.record.seats] == ["human", "computer", "open"]
     assert table.record.seats[0].nickname == "Zoe" and table.record.face_down == 1
 
@@ -108,7 +108,7 @@ def test_websocket_refuses_other_origins_and_unknown_games(client):
 def test_two_players_play_to_the_end_over_websockets(client):
     gid, s0 = create(client)
     s1 = join(client, gid, "Bob")
-    hands = client.app.state.tables._tables[gid].record.hands
+    hands = client.app.state.tables.cache.get(gid).record.hands
     seen0: list = []
     seen1: list = []
     with open_ws(client, gid, s0) as ws0, open_ws(client, gid, s1) as ws1, \

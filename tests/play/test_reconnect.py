@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -55,7 +54,7 @@ def test_a_returning_page_gets_exactly_what_it_missed(seeded):
             _battle(w0, w1, n)
         w0.send_json({"type": "flip", "battle": 5})
         until(w1, "flipped", battle=5)
-        table = seeded.app.state.tables._tables[gid]
+        table = seeded.app.state.tables.cache.get(gid)
         with ws(seeded, gid, s1, f"?since={last_seen}") as back:
             got = []
             while True:
@@ -109,7 +108,7 @@ def test_two_tabs_of_one_seat_stay_in_step_and_never_flip_twice(seeded):
         assert until(tab_b, "flipped")["seat"] == 0  # the other tab sees it
         tab_b.send_json({"type": "flip", "battle": 1})  # a repeat: ignored
         sync(tab_b)
-        table = seeded.app.state.tables._tables[gid]
+        table = seeded.app.state.tables.cache.get(gid)
         assert table.record.flipped == [0]
         w1.send_json({"type": "flip", "battle": 1})
         until(tab_a, "battle", battle=1)
@@ -195,7 +194,10 @@ def test_spectators_watch_live_and_players_see_how_many(seeded):
 
 
 def test_a_gone_player_is_played_for_and_takes_over_again(tmp_path):
-    with make_client(tmp_path, testing_stacked_deck=False, gone_after=0.2) as c:
+    # a gone seat flips computer_delay into a battle: long enough for Bob's page to
+    # be back before it would flip for him in battle 2
+    with make_client(tmp_path, testing_stacked_deck=False, gone_after=0.2,
+                     computer_delay=1.0) as c:
         gid, s0 = create(c)
         s1 = join(c, gid, "Bob")
         with ws(c, gid, s0) as w0:
@@ -218,9 +220,11 @@ def test_a_gone_player_is_played_for_and_takes_over_again(tmp_path):
                 assert until(w0, "gone", seat=1)["gone"] is False
                 w0.send_json({"type": "flip", "battle": 2})
                 until(back, "flipped", seat=0, battle=2)
-                time.sleep(0.3)
                 sync(back)
-                assert c.app.state.tables._tables[gid].record.flipped == [0]
+                # back, so not played for: no flip for him is armed but the idle clock's
+                service = c.app.state.tables
+                assert service.gone(gid) == set() and service.clocks.count(gid) == 1
+                assert service.cache.get(gid).record.flipped == [0]
                 back.send_json({"type": "flip", "battle": 2})
                 until(back, "battle", battle=2)
 
@@ -241,7 +245,7 @@ def test_the_creator_can_hand_a_gone_seat_to_the_computer(tmp_path):
             assert until(w2, "error")["code"] == "not_creator"
             w0.send_json({"type": "hand_over", "seat": 1})
             assert until(w2, "handed")["seat"] == 1
-            table = c.app.state.tables._tables[gid]
+            table = c.app.state.tables.cache.get(gid)
             assert table.record.seats[1].kind == "computer"
             assert table.record.seats[1].secret_hash is None
         with ws(c, gid, s1) as bob:  # Bob's secret no longer holds a seat
@@ -267,12 +271,12 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         c.cookies.clear()
         offer = until(w0, "rematch")
         assert offer["game"] == new and offer["by"] == 1
-        table = c.app.state.tables._tables[new]
+        table = c.app.state.tables.cache.get(new)
         assert (table.record.variant, table.record.players, table.record.face_down) == \
             ("war", 3, 1)
         assert [s.kind for s in table.record.seats] == ["reserved", "human", "computer"]
         assert table.record.seats[1].nickname == "Bob" and table.status == "lobby"
-        assert table.record.seats[1].secret_hash != c.app.state.tables._tables[gid] \
+        assert table.record.seats[1].secret_hash != c.app.state.tables.cache.get(gid) \
             .record.seats[1].secret_hash
         # Ann joins with one click: her old seat, and the game starts by itself
         r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": s0},
@@ -298,7 +302,7 @@ def test_replay_page_and_download_match_the_command_line(stacked):
     with ws(c, gid, s0) as w0:
         w0.receive_json()
         finish([w0])
-    record = c.app.state.tables._tables[gid].record
+    record = c.app.state.tables.cache.get(gid).record
     page = c.get(f"/pl/g/{gid}/replay")
     assert page.status_code == 200 and "Następna bitwa" in page.text
     data = json.loads(re.search(

@@ -60,7 +60,7 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
         finish([w0, w1, w2])
         new, a0 = _rematch(c, gid, s0)  # Ann offers
         assert until(w1, "rematch")["game"] == new
-    table = c.app.state.tables._tables[new]
+    table = c.app.state.tables.cache.get(new)
     assert [(s.kind, s.nickname) for s in table.record.seats] == [
         ("human", "Ann"), ("reserved", "Bob"), ("reserved", "Cy")]
     # a spectator of the old game saw the offer: the seats are not theirs, nor the names

@@ -99,13 +99,13 @@ def test_a_seat_secret_never_works_in_another_game(client):
     assert client.get(f"/en/g/{b}/continue/{secret_a}").status_code == 404
     assert client.post(f"/en/g/{b}/link", headers=ORIGIN,
                        cookies={f"cw_{b}": secret_a}).status_code == 403
-    assert client.app.state.tables._tables[b].status == "lobby"
+    assert client.app.state.tables.cache.get(b).status == "lobby"
 
 
 def test_nobody_flips_for_another_seat_or_starts_a_game_they_did_not_create(client):
     gid, s0 = create(client)
     s1 = join(client, gid, "Bob")
-    table = client.app.state.tables._tables[gid]
+    table = client.app.state.tables.cache.get(gid)
     with ws(client, gid, s0) as w0, ws(client, gid, s1) as w1, ws(client, gid) as spectator:
         for sock in (w0, w1, spectator):
             sock.receive_json()
@@ -153,7 +153,7 @@ def test_protocol_accepts_the_known_shapes():
 
 def test_invalid_messages_get_an_error_frame_and_change_nothing(client):
     gid, s0 = create(client)
-    table = client.app.state.tables._tables[gid]
+    table = client.app.state.tables.cache.get(gid)
     before = table.seq
     with ws(client, gid, s0) as sock:
         sock.receive_json()

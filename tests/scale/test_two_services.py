@@ -109,22 +109,10 @@ async def test_concurrent_flips_from_two_processes_play_each_battle_once(pg_url,
     await _close(a, b)
 
 
-def _count_arms(service: TableService, name: str, armed: Counter) -> None:
-    original = service._arm
-
-    def counting(*args) -> None:
-        armed[name] += 1
-        original(*args)
-
-    service._arm = counting  # type: ignore[method-assign]
-
-
 async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
     # a computer game with auto-flip: both processes arm every timer
     a, b = await _pair(pg_url, redis_prefix, flip_timeout=0.05, computer_delay=0.04)
-    armed: Counter = Counter()
-    _count_arms(a, "a", armed)
-    _count_arms(b, "b", armed)
+    before = {"a": a.clocks.armed, "b": b.clocks.armed}
     table, _ = await a.create("war", 2, computers=(1,), nickname="Ann")
     await a.start(table.id, 0)
     # an idle human is not flipped for forever (the idle clock needs someone active)
@@ -143,10 +131,11 @@ async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
             last = await a.store.events_since(table.id, rec.seq - 6)
             raise AssertionError(
                 f"stalled at seq {rec.seq}, battle {rec.battles}, flipped {rec.flipped}; "
-                f"timers a {a.timers(table.id)} b {b.timers(table.id)}; "
+                f"timers a {a.clocks.count(table.id)} b {b.clocks.count(table.id)}; "
                 f"last events {[(e.seq, e.type, e.data.get('seat')) for e in last]}") from None
         # both processes arm timers (each for the battles it played or saw played;
         # how many each arms depends on scheduling, so only require both to take part)
+        armed = {"a": a.clocks.armed - before["a"], "b": b.clocks.armed - before["b"]}
         assert armed["a"] >= 1 and armed["b"] >= 1, armed
     await _close(a, b)
     events = await Store(pg_url).events_since(table.id, 0)
@@ -238,7 +227,7 @@ async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, re
         # b's page is told the site-wide count, not b's own
         tb = await b.get(table.id)
         assert b.message(tb, None, {"type": "watchers", "seq": None, "count": 1})["count"] == 3
-        assert await a.mark_gone(table.id, 1)  # Bob is away: a plays for him
+        assert await a.presence.mark_gone(table.id, 1)  # Bob is away: a plays for him
 
         async def b_knows_gone() -> bool:
             return b.gone(table.id) == {1}
@@ -262,8 +251,6 @@ async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, re
 
 
 async def test_players_of_a_process_that_died_go_offline(pg_url, redis_prefix):
-    import redis.asyncio as aioredis
-
     a, b = await _pair(pg_url, redis_prefix, gone_after=600.0)
     table = await _game_of_two(a, b)
     async with a.bus.subscribe(table.id), b.bus.subscribe(table.id) as sub_b:
@@ -277,22 +264,19 @@ async def test_players_of_a_process_that_died_go_offline(pg_url, redis_prefix):
             return b.online(table.id) == {0, 1} and b.watchers(table.id) == 1
 
         await _until(b_sees_ann)
-        assert await b.forget_dead_processes() == set()  # a is alive: nothing changes
+        assert await b.presence.forget_dead_processes() == set()  # a is alive: nothing changes
         assert b.online(table.id) == {0, 1}
         # a dies without a word: its liveness key is no longer refreshed and expires
-        a.bus._keep_alive_task.cancel()
-        admin = aioredis.from_url(REDIS_URL)
-        await admin.delete(a.bus._alive_key(a.bus.origin))
-        await admin.aclose()
-        gone_clocks = b.timers(f"{table.id}#gone")
-        assert await b.forget_dead_processes() == {a.bus.origin}
+        await a.bus.retire()
+        gone_clocks = b.clocks.timers.count(f"{table.id}#gone")
+        assert await b.presence.forget_dead_processes() == {a.bus.origin}
         assert b.online(table.id) == {1} and b.watchers(table.id) == 0
         seen = []
         while not any(m.get("type") == "presence" and m.get("seat") == 0
                       and m.get("online") is False for m in seen):
             seen.append(await asyncio.wait_for(sub_b.next(), 5))
         # Ann will be played for if she stays away
-        assert b.timers(f"{table.id}#gone") == gone_clocks + 1
+        assert b.clocks.timers.count(f"{table.id}#gone") == gone_clocks + 1
     await _close(a, b)
 
 

@@ -138,10 +138,10 @@ async def test_sqlite_log_is_checkpointed_in_the_background_and_stays_short(
             rec.seq = n
             await store.save(rec, [StoredEvent(n, "flipped", {"seat": 0, "battle": n})], n - 1)
 
-        done = store._sqlite.checkpoints
+        done = store.checkpoints
         await asyncio.gather(*(save(r) for r in records if r is not None))
         for _ in range(250):  # a checkpoint runs between rounds
-            if store._sqlite.checkpoints > done:
+            if store.checkpoints > done:
                 break
             await asyncio.sleep(0.02)
         sizes.append(wal.stat().st_size)

@@ -10,7 +10,7 @@ from cardwar.bus import LocalBus
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret
-from cardwar.tables.follow import advance
+from cardwar.tables.events import follow
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, start_counts
 
@@ -103,17 +103,17 @@ def test_another_process_applies_reserved_seats_and_reloads_for_their_player():
     mine = _table(3, creator_seat=1)
     theirs = _table(3, creator_seat=1, reserved={0: "Bob"})
     event = theirs.take_outbox()[-1]
-    assert advance(mine, event) is True
+    assert follow(mine, event) is True
     assert (mine.record.seats[0].kind, mine.record.seats[0].nickname) == ("reserved", "Bob")
     assert mine.seq == theirs.seq and mine.reserved_seats() == [0]
     theirs.join("Bob", "hb", seat=0)
-    assert advance(mine, theirs.take_outbox()[-1]) is False  # the secret is not in the event
+    assert follow(mine, theirs.take_outbox()[-1]) is False  # the secret is not in the event
     assert mine.record.seats[0].kind == "reserved" and mine.seq == theirs.seq - 1
     playing = _table(2)
     playing.join("Bo", "h1")
     playing.start(0)
     late = {**event, "seq": playing.seq + 1, "seat": 1}
-    assert advance(playing, late) is False and playing.record.seats[1].kind == "human"
+    assert follow(playing, late) is False and playing.record.seats[1].kind == "human"
 
 
 def test_only_the_creator_hands_a_human_seat_to_the_computer():
@@ -157,8 +157,9 @@ def test_a_rematch_is_offered_once_after_the_end():
         t.offer_rematch(None, "new")
     t.offer_rematch(1, "new")
     assert t.rematch == "new" and t.take_outbox()[-1]["type"] == "rematch"
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="rematch_offered"):  # its own reason
         t.offer_rematch(0, "other")
+    assert t.rematch == "new" and t.rematch_by == 1
     assert game_record(t)["log"][0]["battle"] == 1 and start_counts(t) == [2, 2]
 
 

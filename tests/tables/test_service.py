@@ -98,7 +98,7 @@ async def test_idle_players_are_flipped_for(tmp_path):
     await service.start(table.id, 0)
     await service.flip(table.id, 0)
     await _until(lambda: table.game.battles >= 1)
-    async with service._lock(table.id):  # the battle's save is done
+    async with service.cache.lock(table.id):  # the battle's save is done
         events = await service.store.events_since(table.id, 0)
     assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events), [
         (e.type, e.data) for e in events]
@@ -110,9 +110,9 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     table, _ = await service.create("peace", 2, nickname="Ann")
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
-    # nobody has flipped: no idle clock, no timer, however long everyone waits
-    assert service.timers(table.id) == 0 and service.idle_left(table) is None
-    await asyncio.sleep(0.2)
+    # nobody has flipped: no idle clock and no timer, so nothing happens however
+    # long everyone waits
+    assert service.clocks.count(table.id) == 0 and service.idle_left(table) is None
     assert table.game.battles == 0 and table.record.flipped == []
     assert service.message(table, 1)["idle"] is None
     # Ann flips: Bob's clock starts, and the snapshot tells how long is left
@@ -121,8 +121,9 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     assert left is not None and 0 < left <= 0.05
     assert service.message(table, 1)["idle"] is not None
     await _until(lambda: table.game.battles == 1)
-    # the next battle: both idle again, nothing happens
-    await asyncio.sleep(0.2)
+    # the next battle: both idle again, nothing is armed to happen
+    async with service.cache.lock(table.id):  # the battle's change is over
+        assert service.clocks.count(table.id) == 0
     assert table.game.battles == 1 and service.idle_left(table) is None
     await _close(service)
 
@@ -135,7 +136,8 @@ async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_
     await _until(lambda: table.game.battles >= 1)
     # battle 2: the computer flips, but no human has flipped lately: no clock
     await _until(lambda: 1 in table.record.flipped or table.status != "playing")
-    await asyncio.sleep(0.2)
+    async with service.cache.lock(table.id):  # the computer's flip is done
+        assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
     assert table.game.battles == 1 or table.status != "playing"
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
@@ -163,7 +165,7 @@ async def test_the_idle_message_reaches_the_bus(tmp_path):
     assert len(idle) == 1 and idle[0]["battle"] == 1 and 4 < idle[0]["left"] <= 5
     assert service.message(table, None, idle[0]) == {"type": "idle", "seq": None,
                                                       "battle": 1, "left": idle[0]["left"]}
-    assert service.timers(table.id) == 1  # Bob's timer only
+    assert service.clocks.count(table.id) == 1  # Bob's timer only
     await _close(service)
 
 
@@ -190,9 +192,9 @@ async def test_restart_rebuilds_the_table_from_the_store(tmp_path, monkeypatch):
     from cardwar.tables import hash_secret
     assert rebuilt.seat_of(hash_secret(secret)) == 0
     assert rebuilt.seat_of(hash_secret(secret1)) == 1
-    assert again.timers(table.id) == 1  # seat 0's idle timer is armed again
+    assert again.clocks.count(table.id) == 1  # seat 0's idle timer is armed again
     # with time for the pages to reconnect after the restart
-    from cardwar.tables.service import RECONNECT_GRACE
+    from cardwar.tables.clocks import RECONNECT_GRACE
     left = again.idle_left(rebuilt)
     assert left is not None and left > again.settings.flip_timeout + RECONNECT_GRACE - 5
     await again.flip(table.id, 0)

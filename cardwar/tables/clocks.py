@@ -1,0 +1,142 @@
+"""Idle clocks and the flips made for seats: computer, auto-flip, gone, idle.
+
+For each battle still to be played:
+
+* a computer seat flips ``settings.computer_delay`` seconds into it,
+* a human with auto-flip on flips after ``computer_delay`` as well, and so
+  does a gone player's seat (:mod:`cardwar.tables.presence`),
+* any other human still to flip is flipped for after ``settings.flip_timeout``,
+  counted only once someone is waiting: the idle clock of a battle starts at
+  its first flip by a player (or auto-flip), or by a computer or a gone seat
+  while the humans are active (one of them flipped in this battle or the one
+  before). So a game in which every human is idle does not play itself. The
+  start is published as an ``idle`` message (``battle``, ``left`` seconds).
+
+Timers carry the battle they were armed for, so a late one does nothing.
+Every process following a game arms them; the locked, version-checked flip
+makes all but the first firing a no-op.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from cardwar.settings import Settings
+
+from .events import FlipBy, Flipped, Idle, TableError
+from .table import Table
+from .timers import Timers
+
+#: Seconds added to the idle clock of a battle found half-flipped when a table
+#: is loaded (after a restart): a page retries its connection at most 15 s apart.
+RECONNECT_GRACE = 15.0
+
+#: ``flip(game_id, seat, by, battle)``: flip for a seat (the table service's).
+FlipFor = Callable[[str, int, FlipBy, int], Awaitable[object]]
+
+
+class Clocks:
+    """The timers of every game this process follows.
+
+    Args:
+        settings: ``flip_timeout``, ``computer_delay``, ``gone_after``.
+        flip: flips for a seat when its timer fires.
+        is_gone: ``is_gone(game_id, seat)``: the seat's player is away and
+            played for (:meth:`cardwar.tables.presence.Presence.is_gone`).
+        clock: monotonic seconds (a test may pass a fake one).
+    """
+
+    def __init__(self, settings: Settings, flip: FlipFor,
+                 is_gone: Callable[[str, int], bool],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        self.timers = Timers()
+        self._flip = flip
+        self._is_gone = is_gone
+        self._now = clock
+        #: how many flip timers this process has armed so far (every game)
+        self.armed = 0
+        # game -> (battle, deadline): the idle clock of that battle
+        self._idle: dict[str, tuple[int, float]] = {}
+        # game -> the last battle a human flipped in (themselves or by auto-flip)
+        self._human_flip: dict[str, int] = {}
+
+    def arm_round(self, table: Table) -> None:
+        """Arm the timers of ``table``'s coming battle (cancelling the earlier ones)."""
+        self.timers.cancel(table.id)
+        if self.idle_left(table) is None and any(
+                table.record.seats[s].kind == "human" for s in table.record.flipped):
+            # loaded mid-battle (restart, another process): a human is waiting; the
+            # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
+            self._idle[table.id] = (table.game.battles + 1, self._now()
+                                    + self.settings.flip_timeout + RECONNECT_GRACE)
+        delay = self.settings.computer_delay
+        for seat in table.to_flip():
+            rec = table.record.seats[seat]
+            if rec.kind == "computer":
+                self.arm(table, seat, "computer", delay)
+            elif rec.auto_flip:
+                self.arm(table, seat, "auto", delay)
+            elif self._is_gone(table.id, seat):
+                self.arm(table, seat, "gone", delay)
+            elif (left := self.idle_left(table)) is not None:
+                self.arm(table, seat, "timer", left)
+            # else: nobody is waiting yet, no idle clock (see the module docstring)
+
+    def note_flip(self, table: Table, event: Flipped) -> bool:
+        """Note the ``flipped`` ``event``; start the battle's idle clock if it
+        makes someone wait. True when a clock was started (and timers armed)."""
+        battle, by = event["battle"], event["by"]
+        if by in ("player", "auto"):
+            self._human_flip[table.id] = battle
+        if battle != table.game.battles + 1 or self.idle_left(table) is not None:
+            return False
+        active = self._human_flip.get(table.id, 0) >= battle - 1
+        if not (by in ("player", "auto") or (by in ("computer", "gone") and active)):
+            return False
+        timeout = self.settings.flip_timeout
+        self._idle[table.id] = (battle, self._now() + timeout)
+        for seat in table.to_flip():
+            rec = table.record.seats[seat]
+            if rec.kind == "human" and not rec.auto_flip and not self._is_gone(table.id, seat):
+                self.arm(table, seat, "timer", timeout)
+        return True
+
+    def idle_left(self, table: Table) -> float | None:
+        """Seconds left on the idle clock of the coming battle, or None if not started."""
+        clock = self._idle.get(table.id)
+        if clock is None or clock[0] != table.game.battles + 1 or table.status != "playing":
+            return None
+        return max(0.0, clock[1] - self._now())
+
+    def idle_message(self, table: Table) -> Idle:
+        """The ``idle`` message: the coming battle's idle clock started (``left`` seconds)."""
+        left = self.idle_left(table)
+        return Idle(type="idle", seq=None, battle=table.game.battles + 1,
+                    left=None if left is None else round(left, 1))
+
+    def arm(self, table: Table, seat: int, by: FlipBy, delay: float) -> None:
+        """In ``delay`` seconds flip for ``seat`` (``by``) if the battle is still to come."""
+        game_id, battle = table.id, table.game.battles + 1
+        self.armed += 1
+        self.timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
+
+    async def _fire(self, game_id: str, seat: int, by: FlipBy, battle: int) -> None:
+        with contextlib.suppress(TableError):
+            await self._flip(game_id, seat, by, battle)
+
+    def arm_gone(self, game_id: str, job: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run ``job()`` in ``settings.gone_after`` seconds (a key of its own: the
+        next battle does not cancel it)."""
+        self.timers.arm(f"{game_id}#gone", self.settings.gone_after, job)
+
+    def count(self, game_id: str) -> int:
+        """How many flip timers are armed for ``game_id``."""
+        return self.timers.count(game_id)
+
+    async def close(self) -> None:
+        """Cancel every timer and every job still running."""
+        await self.timers.close()

@@ -1,0 +1,393 @@
+"""The registry of events and error codes: one row per message type.
+
+Every message the server sends a browser (besides the ``state`` snapshot of
+:mod:`cardwar.tables.views`) is one of the :data:`EVENTS`. A row gives:
+
+* its shape, a :class:`~typing.TypedDict` (the keys a browser receives are
+  the shape's keys: :func:`browser_keys`);
+* whether it is *stored* (numbered by ``seq``, saved, replayed on reconnect)
+  or ephemeral (``seq`` is None: presence, heartbeats, clocks);
+* for stored events, how it changes a table (:func:`apply_event`): a
+  :class:`~cardwar.tables.Table` applies its own events with it, and a
+  process that follows a game another process changes applies them too
+  (:func:`follow`), so the rules of a change exist once;
+* a line of documentation, from which ``PROTOCOL.md`` is generated
+  (``python -m cardwar.web.protocol_doc``).
+
+:class:`~cardwar.tables.errors.ErrorCode` names every reason a request is refused.
+
+Adding a message type: a TypedDict, an apply function if it is stored, a
+row in :data:`EVENTS`, its wording in ``cardwar/web/strings.py`` if the page
+shows it, and its handling in ``game.js`` (see CONTRIBUTING.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
+
+from cardwar.bus import Message
+from cardwar.engine import BattleResult, Game, battle_json
+
+from .errors import ErrorCode, TableError
+from .records import GameRecord
+
+__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "apply_event",
+           "browser_keys", "follow", "seats_changed"]
+
+
+# -- shapes ----------------------------------------------------------------
+SeatKind = Literal["open", "human", "computer", "reserved"]
+FlipBy = Literal["player", "auto", "timer", "computer", "gone"]
+
+
+class Joined(TypedDict):
+    """A seat was taken: by a human, a computer, or ``reserved`` (in a rematch,
+    kept for the former player ``nickname``); ``creator`` is the seat that may
+    start the game now."""
+
+    type: Literal["joined"]
+    seq: int
+    seat: int
+    kind: SeatKind
+    nickname: str | None
+    creator: int | None
+
+
+class Started(TypedDict):
+    """The game started (open and reserved seats went to the computer)."""
+
+    type: Literal["started"]
+    seq: int
+    counts: list[int]
+
+
+class Flipped(TypedDict):
+    """A seat flipped for battle ``battle``, by itself or for it."""
+
+    type: Literal["flipped"]
+    seq: int
+    seat: int
+    battle: int
+    by: FlipBy
+
+
+class Battle(TypedDict):
+    """Every seat in play flipped: the battle was played (engine ``battle_json``,
+    face-down peace cards included, and which seats are still in play)."""
+
+    type: Literal["battle"]
+    seq: int
+    battle: int
+    face_up: list[str | None]
+    winning_seats: list[int]
+    peaces: list[dict[str, Any]]
+    winner: int | None
+    pot: int
+    out: list[int]
+    counts: list[int]
+    outcome: NotRequired[str]
+    reason: NotRequired[str]
+    in_play: list[bool]
+
+
+class OverData(TypedDict):
+    """How a game ended (:meth:`cardwar.tables.Table.result`)."""
+
+    outcome: str
+    reason: str
+    winner: int | None
+    battles: int
+    final_counts: list[int]
+    eliminated: dict[str, int]
+    seed: str | None
+    hands: str | None
+    command: str
+
+
+class Over(OverData):
+    """The game ended; the seed (or stacked hands) and the replay command are revealed."""
+
+    type: Literal["over"]
+    seq: int
+
+
+class AutoFlip(TypedDict):
+    """A player switched auto-flip."""
+
+    type: Literal["auto_flip"]
+    seq: int
+    seat: int
+    on: bool
+
+
+class Handed(TypedDict):
+    """The creator let the computer play for a gone player's seat."""
+
+    type: Literal["handed"]
+    seq: int
+    seat: int
+
+
+class Relinked(TypedDict):
+    """The seat's secret was replaced (a new device link); old ones stop working."""
+
+    type: Literal["relinked"]
+    seq: int
+    seat: int
+
+
+class Rematch(TypedDict):
+    """Seat ``by`` offered a rematch: the new game's id."""
+
+    type: Literal["rematch"]
+    seq: int
+    game: str
+    by: int
+
+
+class Presence(TypedDict):
+    """A seat's first connection opened, or its last one closed."""
+
+    type: Literal["presence"]
+    seq: None
+    seat: int
+    online: bool
+
+
+class Gone(TypedDict):
+    """A seat's player has been away long enough to be played for (or came back)."""
+
+    type: Literal["gone"]
+    seq: None
+    seat: int
+    gone: bool
+
+
+class Watchers(TypedDict):
+    """How many spectators are connected (on every server process)."""
+
+    type: Literal["watchers"]
+    seq: None
+    count: int
+
+
+class Idle(TypedDict):
+    """The idle clock of battle ``battle`` started: ``left`` seconds to flip."""
+
+    type: Literal["idle"]
+    seq: None
+    battle: int
+    left: float | None
+
+
+class Error(TypedDict):
+    """A request was refused (``code``: an :class:`ErrorCode`); nothing changed."""
+
+    type: Literal["error"]
+    seq: None
+    code: str
+
+
+class Ping(TypedDict):
+    """The server's heartbeat (pages answer ``pong``)."""
+
+    type: Literal["ping"]
+    seq: None
+
+
+class Pong(TypedDict):
+    """The answer to a page's ``ping``."""
+
+    type: Literal["pong"]
+    seq: None
+
+
+#: A stored event (numbered, saved, applied by every process following the game).
+Event = Joined | Started | Flipped | Battle | Over | AutoFlip | Handed | Relinked | Rematch
+
+
+class TableState(Protocol):
+    """What an event changes: a :class:`~cardwar.tables.Table`'s state."""
+
+    record: GameRecord
+    game: Game
+    last: BattleResult | None
+    rematch: str | None
+    rematch_by: int | None
+
+
+# -- how each stored event changes a table ---------------------------------------
+def _joined(t: TableState, e: Joined) -> bool:
+    if e["kind"] == "reserved" and t.record.status != "lobby":
+        return False
+    rec = t.record.seats[e["seat"]]
+    rec.kind, rec.nickname = e["kind"], e["nickname"]
+    if e["kind"] != "human":  # a human's secret hash is set by the table, never sent
+        rec.secret_hash = None
+    return True
+
+
+def _started(t: TableState, e: Started) -> bool:
+    if t.record.status != "lobby":
+        return False
+    t.record.status, t.record.flipped = "playing", []
+    return True
+
+
+def _flipped(t: TableState, e: Flipped) -> bool:
+    if t.record.status != "playing" or e["battle"] != t.game.battles + 1:
+        return False
+    t.record.flipped = sorted({*t.record.flipped, e["seat"]})
+    return True
+
+
+def _battle(t: TableState, e: Battle) -> bool:
+    """Play the coming battle (the deal is fixed: the same everywhere) and
+    fill the event in from it."""
+    if t.record.status != "playing" or e["battle"] != t.game.battles + 1 or t.game.over:
+        return False
+    result = t.game.play_battle()
+    t.last = result
+    t.record.battles, t.record.flipped = result.number, []
+    filled = cast(dict[str, Any], e)
+    filled.update(battle_json(result))
+    filled["in_play"] = [s not in t.game.eliminated for s in range(t.game.players)]
+    return True
+
+
+def battle_to_play(seq: int, battle: int) -> Battle:
+    """The ``battle`` event of the coming battle, before it is played: applying
+    it (:func:`apply_event`) plays the battle and fills in what happened."""
+    return Battle(type="battle", seq=seq, battle=battle, face_up=[], winning_seats=[],
+                  peaces=[], winner=None, pot=0, out=[], counts=[], in_play=[])
+
+
+def _over(t: TableState, e: Over) -> bool:
+    if not t.game.over:
+        return False
+    t.record.status = "over"
+    return True
+
+
+def _auto_flip(t: TableState, e: AutoFlip) -> bool:
+    t.record.seats[e["seat"]].auto_flip = e["on"]
+    return True
+
+
+def _handed(t: TableState, e: Handed) -> bool:
+    rec = t.record.seats[e["seat"]]
+    rec.kind, rec.secret_hash, rec.auto_flip = "computer", None, False
+    return True
+
+
+def _relinked(t: TableState, e: Relinked) -> bool:
+    return True  # the new secret hash is set by the table, never sent
+
+
+def _rematch(t: TableState, e: Rematch) -> bool:
+    if t.record.status != "over":
+        return False
+    t.rematch, t.rematch_by = e["game"], e["by"]
+    return True
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One row of the registry (see the module docstring).
+
+    Attributes:
+        shape: the TypedDict of the message.
+        apply: how a stored event changes a table (False: it does not fit
+            the table's state); None for an ephemeral message.
+        remote: whether a process that did not make the change can apply
+            it from the message alone (a human's join and a new secret
+            carry a secret hash that is never published).
+        seats: whether saving it must write the seats too.
+        handled: whether the game page acts on it (``relinked`` is not: the
+            server closes the old connections of the seat instead, code 4001).
+    """
+
+    shape: type
+    apply: Callable[[TableState, Any], bool] | None = None
+    remote: Callable[[Message], bool] = lambda e: True
+    seats: bool = True
+    handled: bool = True
+
+    @property
+    def stored(self) -> bool:
+        """True for numbered events (saved, replayed); False for ephemeral ones."""
+        return self.apply is not None
+
+    @property
+    def doc(self) -> str:
+        """One line of documentation (the shape's docstring)."""
+        return " ".join((self.shape.__doc__ or "").split())
+
+
+#: Every message type, by its ``type``.
+EVENTS: dict[str, EventSpec] = {
+    "joined": EventSpec(Joined, _joined, remote=lambda e: e.get("kind") != "human"),
+    "started": EventSpec(Started, _started),
+    "flipped": EventSpec(Flipped, _flipped, seats=False),
+    "battle": EventSpec(Battle, _battle, seats=False),
+    "over": EventSpec(Over, _over, seats=False),
+    "auto_flip": EventSpec(AutoFlip, _auto_flip),
+    "handed": EventSpec(Handed, _handed),
+    "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False, handled=False),
+    "rematch": EventSpec(Rematch, _rematch),
+    "presence": EventSpec(Presence),
+    "gone": EventSpec(Gone),
+    "watchers": EventSpec(Watchers),
+    "idle": EventSpec(Idle),
+    "error": EventSpec(Error),
+    "ping": EventSpec(Ping),
+    "pong": EventSpec(Pong),
+}
+
+
+def browser_keys(kind: str) -> tuple[str, ...]:
+    """The keys (besides ``type`` and ``seq``) a message of ``kind`` carries to a page.
+
+    Raises:
+        ValueError: ``kind`` is not in :data:`EVENTS`.
+    """
+    spec = EVENTS.get(kind)
+    if spec is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    return tuple(k for k in spec.shape.__annotations__ if k not in ("type", "seq"))
+
+
+def apply_event(table: TableState, event: Event | Message) -> bool:
+    """Apply the stored ``event`` (numbered ``table.record.seq + 1``) to ``table``.
+
+    Returns:
+        True when applied (``table.record.seq`` is now the event's), False
+        when it does not fit (another number, another state, an ephemeral
+        or unknown type): ``table`` is then unchanged.
+    """
+    spec = EVENTS.get(str(event.get("type")))
+    if spec is None or spec.apply is None or event.get("seq") != table.record.seq + 1:
+        return False
+    if not spec.apply(table, event):
+        return False
+    table.record.seq = int(event["seq"])
+    return True
+
+
+def follow(table: TableState, event: Message) -> bool:
+    """Apply ``event``, published by another process, to a cached ``table``.
+
+    False (``table`` unchanged) for anything that cannot be applied from the
+    message alone: the caller then loads the game again from the store.
+    """
+    spec = EVENTS.get(str(event.get("type")))
+    if spec is None or not spec.remote(event):
+        return False
+    return apply_event(table, dict(event))
+
+
+def seats_changed(events: list[Event]) -> bool:
+    """True when saving ``events`` must write the game's seats too."""
+    return any(EVENTS[e["type"]].seats for e in events)

@@ -1,0 +1,243 @@
+"""Who is online, away or watching, counted over every server process.
+
+Each process counts the connections it serves: a seat is *online* while it
+has one somewhere, spectators are summed. A seat whose player has been away
+for ``settings.gone_after`` seconds is *gone*: the computer flips for it
+until they come back. Each process publishes what changes here
+(``presence``, ``watchers``, ``gone``) and keeps what the others publish, by
+process id. A process that starts following a game says ``hello`` on the
+bus and the others answer with their presence there (:meth:`Presence.hello`).
+
+A process that dies cannot say its players left: the bus keeps a liveness
+key per process, and :meth:`Presence.forget_dead_processes` (run every third
+of ``bus.liveness_ttl``) shows the players of a dead one offline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+
+from cardwar.bus import Bus, Message
+from cardwar.settings import Settings
+
+from .clocks import Clocks
+from .events import Gone, Watchers
+from .events import Presence as PresenceMessage
+from .table import Table
+
+log = logging.getLogger("cardwar.tables")
+
+
+class Presence:
+    """Connections, spectators and gone players of every game this process follows.
+
+    Args:
+        bus: where changes are published.
+        clocks: the timers (a gone seat is flipped for).
+        settings: ``computer_delay``.
+        table: ``await table(game_id)``: the game's table, or None.
+        cached: ``cached(game_id)``: the game's cached table, or None.
+    """
+
+    def __init__(self, bus: Bus, clocks: Clocks, settings: Settings,
+                 table: Callable[[str], Awaitable[Table | None]],
+                 cached: Callable[[str], Table | None]) -> None:
+        self.bus = bus
+        self.clocks = clocks
+        self.settings = settings
+        self._table = table
+        self._cached = cached
+        self._online: dict[str, Counter[int]] = {}
+        self._watchers: Counter[str] = Counter()
+        self._gone: dict[str, set[int]] = {}
+        # seats and spectators connected to other processes: game -> process id -> ...
+        self._remote_online: dict[str, dict[str, set[int]]] = {}
+        self._remote_watchers: dict[str, dict[str, int]] = {}
+        self._checks: asyncio.Task[None] | None = None
+
+    # -- queries --------------------------------------------------------------
+    def online(self, game_id: str) -> set[int]:
+        """Seats of ``game_id`` with at least one open connection (to any process)."""
+        here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
+        for seats in self._remote_online.get(game_id, {}).values():
+            here |= seats
+        return here
+
+    def watchers(self, game_id: str) -> int:
+        """How many spectator connections ``game_id`` has (on every process)."""
+        return max(0, self._watchers.get(game_id, 0)) + sum(
+            self._remote_watchers.get(game_id, {}).values())
+
+    def gone(self, game_id: str) -> set[int]:
+        """Seats of ``game_id`` played for because their player is away."""
+        return set(self._gone.get(game_id, ()))
+
+    def is_gone(self, game_id: str, seat: int) -> bool:
+        """True when ``seat``'s player is away and played for."""
+        return seat in self._gone.get(game_id, ())
+
+    # -- this process's connections ------------------------------------------------
+    async def connect(self, game_id: str, seat: int | None) -> None:
+        """Count a connection of ``seat``; the first one publishes ``presence``.
+
+        A spectator (``seat`` None) changes the ``watchers`` count; a player
+        who was gone takes their seat back (``gone`` false).
+        """
+        if seat is None:
+            self._watchers[game_id] += 1
+            await self._publish_watchers(game_id)
+            return
+        counter = self._online.setdefault(game_id, Counter())
+        counter[seat] += 1
+        if counter[seat] == 1:
+            await self._publish_presence(game_id, seat, True)
+            if self.is_gone(game_id, seat):
+                self._gone[game_id].discard(seat)
+                await self._publish_gone(game_id, seat, False)
+                table = self._cached(game_id)
+                if table is not None and seat in table.to_flip():
+                    self.clocks.arm_round(table)  # their own flip timer again
+
+    async def disconnect(self, game_id: str, seat: int | None) -> None:
+        """Uncount a connection of ``seat``; the last one publishes ``presence``."""
+        if seat is None:
+            self._watchers[game_id] -= 1
+            if self._watchers[game_id] <= 0:
+                del self._watchers[game_id]
+            await self._publish_watchers(game_id)
+            return
+        counter = self._online.setdefault(game_id, Counter())
+        counter[seat] -= 1
+        if counter[seat] <= 0:
+            del counter[seat]
+            await self._publish_presence(game_id, seat, False)
+            self.arm_gone(game_id, seat)
+
+    # -- gone players ---------------------------------------------------------------
+    def arm_gone(self, game_id: str, seat: int) -> None:
+        """In ``settings.gone_after`` seconds, play for ``seat`` if still away."""
+        self.clocks.arm_gone(game_id, lambda: self.mark_gone(game_id, seat))
+
+    async def mark_gone(self, game_id: str, seat: int) -> bool:
+        """Play for ``seat`` from now on if its player is away (no connection).
+
+        Returns:
+            True if the seat is now gone (and ``gone`` was published).
+        """
+        table = await self._table(game_id)
+        if (table is None or table.status != "playing" or seat in self.online(game_id)
+                or table.record.seats[seat].kind != "human" or self.is_gone(game_id, seat)):
+            return False
+        self._gone.setdefault(game_id, set()).add(seat)
+        await self._publish_gone(game_id, seat, True)
+        if seat in table.to_flip() and not table.record.seats[seat].auto_flip:
+            self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
+        return True
+
+    def handed_over(self, game_id: str, seat: int) -> None:
+        """``seat`` is the computer's now: no longer a gone player's."""
+        self._gone.get(game_id, set()).discard(seat)
+
+    # -- other processes ------------------------------------------------------------
+    def heard(self, game_id: str, message: Message, origin: str) -> bool:
+        """Keep what another process (``origin``) published about who is there.
+
+        Returns:
+            True when ``message`` was a presence message (nothing else to do).
+        """
+        kind = message.get("type")
+        if kind == "presence" and origin:
+            seats = self._remote_online.setdefault(game_id, {}).setdefault(origin, set())
+            (seats.add if message.get("online") else seats.discard)(int(message["seat"]))
+        elif kind == "watchers" and origin:
+            self._remote_watchers.setdefault(game_id, {})[origin] = int(message.get("count") or 0)
+        elif kind == "gone":  # the process that saw the player leave (or come back) says so
+            gone = self._gone.setdefault(game_id, set())
+            (gone.add if message.get("gone") else gone.discard)(int(message["seat"]))
+        else:
+            return False
+        return True
+
+    async def hello(self, game_id: str) -> None:
+        """Another process now follows ``game_id``: tell it who is connected here,
+        how many spectators, and which seats are played for while away."""
+        for seat in sorted(s for s, n in self._online.get(game_id, Counter()).items() if n > 0):
+            await self._publish_presence(game_id, seat, True)
+        if self._watchers.get(game_id, 0) > 0:
+            await self._publish_watchers(game_id)
+        for seat in sorted(self._gone.get(game_id, ())):
+            await self._publish_gone(game_id, seat, True)
+
+    def unfollowed(self, game_id: str) -> None:
+        """Nobody here follows ``game_id`` now: what others said of it goes stale."""
+        self._remote_online.pop(game_id, None)
+        self._remote_watchers.pop(game_id, None)
+
+    async def forget_dead_processes(self) -> set[str]:
+        """Forget the seats and spectators of processes that stopped without saying so.
+
+        Their seats not connected anywhere else go offline (``presence``
+        published, the gone clock armed) and spectator counts drop.
+
+        Returns:
+            The ids of the processes found dead.
+        """
+        origins = {o for per in self._remote_online.values() for o in per}
+        origins |= {o for per in self._remote_watchers.values() for o in per}
+        if not origins:
+            return set()
+        dead = origins - await self.bus.alive(origins)
+        for game_id, per_origin in list(self._remote_online.items()):
+            lost: set[int] = set()
+            for origin in dead & per_origin.keys():
+                lost |= per_origin.pop(origin)
+            for seat in sorted(lost - self.online(game_id)):
+                await self._publish_presence(game_id, seat, False)
+                self.arm_gone(game_id, seat)
+        for game_id, counts in list(self._remote_watchers.items()):
+            if dead & counts.keys():
+                for origin in dead:
+                    counts.pop(origin, None)
+                await self._publish_watchers(game_id)
+        return dead
+
+    def start_checks(self, interval: float | None = None) -> None:
+        """With several processes: every ``interval`` seconds (default a third of
+        the bus's ``liveness_ttl``) run :meth:`forget_dead_processes`."""
+        if not self.bus.distributed or self._checks is not None:
+            return
+        every = interval or self.bus.liveness_ttl / 3
+
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.forget_dead_processes()
+                except Exception:  # noqa: BLE001 - try again next time
+                    log.warning("presence check failed", exc_info=True)
+
+        self._checks = asyncio.create_task(loop(), name="presence-checks")
+
+    async def close(self) -> None:
+        """Stop the checks."""
+        if self._checks is not None:
+            self._checks.cancel()
+            with contextlib.suppress(BaseException):
+                await self._checks
+
+    # -- publishing -------------------------------------------------------------------
+    async def _publish_presence(self, game_id: str, seat: int, online: bool) -> None:
+        await self.bus.publish(game_id, PresenceMessage(type="presence", seq=None, seat=seat,
+                                                        online=online))
+
+    async def _publish_gone(self, game_id: str, seat: int, gone: bool) -> None:
+        await self.bus.publish(game_id, Gone(type="gone", seq=None, seat=seat, gone=gone))
+
+    async def _publish_watchers(self, game_id: str) -> None:
+        """Publish this process's spectator count (pages are sent the site-wide sum)."""
+        count = max(0, self._watchers.get(game_id, 0))
+        await self.bus.publish(game_id, Watchers(type="watchers", seq=None, count=count))

@@ -1,0 +1,96 @@
+"""What the table service keeps, and the store it keeps it in (the port).
+
+* :class:`GameRecord` - one game: deal, progress (``battles``, ``flipped``),
+  ``seq`` (last event number) and its :class:`SeatRecord` list.
+* :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
+* :class:`GameStore` - the interface :class:`~cardwar.store.Store`
+  implements (SQLAlchemy stays on the other side of it).
+* :class:`StaleWriteError` - a save lost its version check.
+
+Writes are optimistic: :meth:`GameStore.save` only succeeds when the stored
+``seq`` is still the one the caller loaded, so two processes can never both
+play the same battle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+
+class StaleWriteError(RuntimeError):
+    """The game changed in the store since it was loaded (optimistic lock lost)."""
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """One seat as stored: ``kind`` is ``"open"``, ``"reserved"``, ``"human"`` or
+    ``"computer"`` (a reserved seat keeps ``nickname`` for a rematch's former player)."""
+
+    seat: int
+    kind: str = "open"
+    nickname: str | None = None
+    secret_hash: str | None = None
+    auto_flip: bool = False
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game as stored (see the module docstring)."""
+
+    id: str
+    variant: str
+    players: int
+    face_down: int
+    seed: str | None
+    hands: str | None
+    commitment: str
+    status: str = "lobby"
+    battles: int = 0
+    flipped: list[int] = field(default_factory=list)
+    seq: int = 0
+    seats: list[SeatRecord] = field(default_factory=list)
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A numbered event: ``type`` plus JSON-ready ``data``."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+
+
+class GameStore(Protocol):
+    """Where games, their seats and their numbered events are kept."""
+
+    async def create(self, game: GameRecord, events: list[StoredEvent]) -> None:
+        """Insert a new game with its seats and first events."""
+        ...
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        """The game ``game_id`` with its seats, or None if there is none."""
+        ...
+
+    async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int,
+                   *, seats: bool = True) -> None:
+        """Write ``game`` and append ``events`` if the stored ``seq`` is ``expected_seq``.
+
+        Raises:
+            StaleWriteError: it is not (another process changed the game).
+        """
+        ...
+
+    async def events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
+        """The events of ``game_id`` numbered above ``seq``, in order."""
+        ...
+
+    async def count_playing(self) -> int:
+        """How many games are being played now, site-wide."""
+        ...
+
+    async def close(self) -> None:
+        """Finish pending writes and release connections."""
+        ...

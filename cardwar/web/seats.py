@@ -1,0 +1,93 @@
+"""What pages and routes share about a request: its seat, its origin, its locale.
+
+* Seat secrets live in an HttpOnly, SameSite=Lax cookie named
+  ``cw_<game id>`` (:func:`cookie_name`, :func:`set_seat_cookie`,
+  :func:`seat_of`).
+* State-changing POSTs and the WebSocket handshake must come from this site
+  (:func:`same_origin`: ``Origin`` matching ``Host``, or
+  ``Sec-Fetch-Site: same-origin``).
+* :func:`service` is the table service of the app serving a request.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import Request, WebSocket
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardwar.tables import Table, TableService, hash_secret
+
+from .i18n import LOCALES
+
+COOKIE_MAX_AGE = 60 * 60 * 24 * 60  # 60 days
+
+
+def service(request: Request | WebSocket) -> TableService:
+    """The table service of the app serving ``request`` (set up by its lifespan)."""
+    tables: TableService = request.app.state.tables
+    return tables
+
+
+def cookie_name(game_id: str) -> str:
+    """The name of the seat cookie of ``game_id``."""
+    return f"cw_{game_id}"
+
+
+def same_origin(headers: Mapping[str, str]) -> bool:
+    """True when a request comes from this site (CSRF and WebSocket Origin check).
+
+    ``Origin`` must name the ``Host`` the request was sent to; without an
+    ``Origin``, ``Sec-Fetch-Site`` must be ``same-origin`` (or ``none``: typed
+    by the user). A request with neither header is refused.
+    """
+    origin = headers.get("origin")
+    if origin:
+        return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+    return headers.get("sec-fetch-site") in ("same-origin", "none")
+
+
+def check_locale(locale: str | None) -> None:
+    """404 unless ``locale`` is one of the site's (None: no locale in the path).
+
+    Raises:
+        HTTPException: 404.
+    """
+    if locale is not None and locale not in LOCALES:
+        raise StarletteHTTPException(404)
+
+
+def forbidden() -> StarletteHTTPException:
+    """The 403 of a cross-site request (shown as the translated error page)."""
+    return StarletteHTTPException(403, "cross-site request")
+
+
+def set_seat_cookie(response: Response, request: Request, game_id: str, secret: str) -> None:
+    """Give the browser of ``request`` the seat of ``secret`` in ``game_id``."""
+    response.set_cookie(
+        cookie_name(game_id), secret, max_age=COOKIE_MAX_AGE, path="/", httponly=True,
+        samesite="lax", secure=request.url.scheme == "https",
+    )
+
+
+def seat_of(table: Table, cookies: Mapping[str, str]) -> int | None:
+    """The seat at ``table`` of the browser sending ``cookies``, or None."""
+    secret = cookies.get(cookie_name(table.id))
+    return table.seat_of(hash_secret(secret)) if secret else None
+
+
+def form_echo(typed: str, limit: int = 100) -> str:
+    """``typed`` made fit to show again in a form field: control characters
+    (C0, C1: category Cc) removed, cut to ``limit`` characters."""
+    return "".join(ch for ch in typed if unicodedata.category(ch) != "Cc")[:limit]
+
+
+def json_script(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">``."""
+    return (json.dumps(data, ensure_ascii=False)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))

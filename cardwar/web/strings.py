@@ -1,0 +1,170 @@
+"""Every string the game and replay scripts show, in the reader's language.
+
+:func:`client_strings` is sent with the game page and the replay page (as
+JSON); the scripts fill the placeholders in braces. ``errors`` words every
+:class:`~cardwar.tables.ErrorCode` a page can receive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from babel import Locale
+
+from cardwar.engine import PEACE
+
+from . import i18n
+from .variants import page_of
+
+
+def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
+    """One form per CLDR plural category (the browser picks with Intl.PluralRules).
+
+    ``pick(n)`` is an ``ngettext`` call; Babel's CLDR categories match the
+    browser's ``Intl.PluralRules`` categories for whole numbers.
+    """
+    loc = Locale.parse(locale)
+    forms: dict[str, str] = {}
+    for n in (*range(0, 30), 100, 101, 102, 105, 1000, 1001, 1_000_000):
+        forms.setdefault(loc.plural_form(n), pick(n))
+    return forms
+
+
+def player_name(locale: str, n: int) -> str:
+    """The nickname a join form suggests for seat number ``n`` (from 1), in ``locale``."""
+    token = i18n.current_locale.set(locale)
+    try:
+        return i18n.gettext("Player {n}").format(n=n)
+    finally:
+        i18n.current_locale.reset(token)
+
+
+def nickname_error(locale: str, code: str = "bad_char") -> str:
+    """Why a nickname was refused (``code`` of the :class:`NicknameError`), in
+    ``locale``; the same texts on creating and joining."""
+    token = i18n.current_locale.set(locale)
+    try:
+        if code == "computer":
+            return i18n.gettext(
+                "That is how computer seats are named. Please choose another nickname.")
+        return i18n.gettext(
+            "Please choose a nickname of 1 to 24 letters, without invisible characters.")
+    finally:
+        i18n.current_locale.reset(token)
+
+
+def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
+    """Every string the game script shows, in ``locale`` (placeholders in braces);
+    the tie wording follows ``variant``'s presentation (:mod:`cardwar.web.variants`:
+    a war in War, a peace in Peace).
+
+    Plural entries are dicts keyed by CLDR category (``one``, ``few``, ``many``,
+    ``other``).
+    """
+    token = i18n.current_locale.set(locale)
+    try:
+        _ = i18n.gettext
+        ngettext = i18n.ngettext
+        page = page_of(variant)
+        return {
+            "seat": _("Seat {n}"),
+            "open_seat": _("Waiting for a player…"),
+            # TRANSLATORS: a rematch seat nobody else may take; {name} is the nickname
+            # of the player of the last game it is waiting for
+            "reserved_seat": _("Kept for {name}"),
+            "computer": _("the computer"),
+            "computer_name": _("Computer {n}"),
+            "copied": _("Link copied."),
+            "you": _("you"),
+            "online": _("online"),
+            "offline": _("offline"),
+            # TRANSLATORS: a player's presence while our own connection is down
+            "presence_unknown": _("status unknown"),
+            "creator": _("starts the game"),
+            "start": _("Start the game"),
+            "start_fill": _("Fill the empty seats with the computer and start"),
+            "wait_start": _("Waiting for {name} to start the game."),
+            "watching": _("You are watching this game."),
+            "battle_of": _("Battle {n} of {limit}"),
+            "battle": _("Battle {n}"),
+            "flip": _("Flip"),
+            "flip_help": _plural(lambda n: ngettext(
+                "Click or tap your pile, or press Space or Enter, to flip. Once another "
+                "player has flipped, you have {count} second before the game flips for you.",
+                "Click or tap your pile, or press Space or Enter, to flip. Once another "
+                "player has flipped, you have {count} seconds before the game flips for you.",
+                n), locale),
+            "idle_you": _("Flipping for you in {n} s"),
+            "idle_wait": _("Waiting for {names}… {n} s"),
+            "placings": _("Placings"),
+            "out_in_battle": _("{name} went out in battle {n}."),
+            "set_aside": _("With three players one card was set aside at the deal: "
+                           "52 cards do not split evenly three ways."),
+            "flipped": _("ready"),
+            "waiting": _("to flip"),
+            "out": _("out"),
+            "tie_word": _(page.tie_word) if page.tie_word else "",
+            "cards": _plural(lambda n: ngettext("{count} card", "{count} cards", n), locale),
+            "pile": _plural(lambda n: ngettext(
+                "{name}'s pile: {count} card", "{name}'s pile: {count} cards", n), locale),
+            "takes": _plural(lambda n: ngettext(
+                "{name} takes {count} card.", "{name} takes {count} cards.", n), locale),
+            "face_down_count": _plural(lambda n: ngettext(
+                "{count} face down", "{count} face down", n), locale),
+            "tie_peace": _("A tie: peace!"),
+            "tie_war": _("A tie: war!"),
+            "nobody": _("Nobody can turn a card: the pot stays on the table."),
+            "went_out": _("{name} is out of the game."),
+            "game_over": _("Game over"),
+            "wins": _("{name} wins the game!"),
+            "win_why": _("{name} holds every card."),
+            "draw": _("It is a draw."),
+            "reason_battle_limit": _("The game reached its limit of {limit} battles."),
+            "reason_unresolvable": _(page.unresolvable),
+            "reason_cycle": _("This War would repeat itself forever."),
+            "seed": _("The seed of this deal:"),
+            "replay": _("Replay this game on your computer with:"),
+            "play_again": _("Play again"),
+            "connecting": _("Connecting…"),
+            "disconnected": _("The connection was lost. Reload the page to carry on."),
+            "reconnecting": _("The connection was lost. Reconnecting…"),
+            "gone": _("away: played for"),
+            "hand_over": _("Let the computer play for {name}"),
+            "watching_count": _plural(lambda n: ngettext(
+                "{count} person is watching", "{count} people are watching", n), locale),
+            "watch_replay": _("Watch the replay"),
+            "watch_rematch": _("Watch the rematch"),
+            "download": _("Download the game"),
+            "rematch": _("Rematch"),
+            "rematch_join": _("Join the rematch"),
+            "rematch_offer": _("{name} offers a rematch with the same seats."),
+            "rematch_ready": _("A rematch with the same seats is waiting for you."),
+            "replay_step": _("Battle {n} of {total}"),
+            "replay_start": _("The cards are dealt."),
+            # TRANSLATORS: a card's name for screen readers, e.g. "queen of hearts".
+            "card": _("{rank} of {suit}"),
+            "ranks": {
+                "2": _("two"), "3": _("three"), "4": _("four"), "5": _("five"),
+                "6": _("six"), "7": _("seven"), "8": _("eight"), "9": _("nine"),
+                "T": _("ten"), "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
+            },
+            "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+            "errors": {
+                "not_creator": _("Only the player who created the game can start it."),
+                "not_seated": _("You are not seated at this table."),
+                "not_playing": _("The game is not being played right now."),
+                "out": _("You are out of this game."),
+                "bad_message": _("The server did not understand that."),
+                "not_lobby": _("The game has already started."),
+                "rate_limited": _("Slow down a little: too many moves at once."),
+                "not_gone": _("That player is not away."),
+                "not_over": _("The game is not over yet."),
+                "seat_taken": _("That seat is already taken."),
+                "no_seat": _("Every seat is taken."),
+                "already_seated": _("You already have a seat at this table."),
+                "no_game": _("This game does not exist."),
+            },
+        }
+    finally:
+        i18n.current_locale.reset(token)

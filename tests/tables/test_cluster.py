@@ -1,0 +1,161 @@
+"""Several processes without external services: two table services, one SQLite
+store, an in-memory bus double (tests/tables/memory_bus.py) that loses what a
+test says. The same paths run against PostgreSQL and Redis in tests/scale."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from cardwar.bus import Message, Subscription
+from cardwar.obs.metrics import REGISTRY
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import TableService
+
+from .memory_bus import MemoryHub
+
+pytestmark = pytest.mark.anyio
+
+
+async def _pair(tmp_path, hub: MemoryHub, **kw) -> tuple[TableService, TableService]:
+    settings = Settings(database=f"sqlite:///{tmp_path / 'games.db'}", flip_timeout=60.0,
+                        computer_delay=60.0, gone_after=600.0, **kw)
+    store = Store(settings.database)
+    await store.migrate()
+    return (TableService(store, hub.bus("a"), settings),
+            TableService(store, hub.bus("b"), settings))
+
+
+async def _close(a: TableService, b: TableService) -> None:
+    await a.close()
+    await b.close()
+    await a.store.close()
+
+
+async def _game(a: TableService) -> str:
+    table, _ = await a.create("war", 2, nickname="Ann")
+    await a.join(table.id, "Bob")
+    await a.start(table.id, 0)
+    return table.id
+
+
+def _to_b(hub: MemoryHub, lost: Callable[[Message], bool]) -> None:
+    hub.lose = lambda origin, to, m: to == "b" and lost(m)
+
+
+async def _seqs_until(sub: Subscription, last: int) -> list[int]:
+    """The numbers of the stored events ``sub`` delivers, up to ``last``."""
+    seen: list[int] = []
+    while not seen or seen[-1] != last:
+        message = await asyncio.wait_for(sub.next(), 5)
+        if message["seq"] is not None:
+            seen.append(message["seq"])
+    return seen
+
+
+def _stale_writes() -> float:
+    return REGISTRY.get_sample_value("cardwar_stale_writes_total") or 0.0
+
+
+async def test_a_follower_applies_remote_events_without_reloading(tmp_path):
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    gid = await _game(a)
+    async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+        cached = await b.get(gid)
+        for _ in range(5):
+            await a.flip(gid, 0)
+            await a.flip(gid, 1)
+        # b's cached table followed every event: the same object, as far as a's
+        assert b.cache.get(gid) is cached and await b.get(gid) is cached
+        mine = await a.get(gid)
+        assert cached.seq == mine.seq and cached.game.battles == 5
+        assert cached.game.counts() == mine.game.counts()
+        assert b.message(cached, 0)["game"] == a.message(mine, 0)["game"]
+    await _close(a, b)
+
+
+async def test_a_write_from_a_stale_cache_catches_up_and_retries(tmp_path):
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    gid = await _game(a)
+    async with a.bus.subscribe(gid), b.bus.subscribe(gid) as sub_b:
+        cached = await b.get(gid)
+        sub_b.start_after(cached.seq)  # as a page does after its snapshot
+        _to_b(hub, lambda m: m.get("seq") is not None)  # b hears none of a's events
+        await a.flip(gid, 0)
+        await a.flip(gid, 1)  # battle 1, which b's cache does not know
+        await a.flip(gid, 0)
+        assert cached.game.battles == 0 and b.cluster.trusted(gid)  # stale, and unaware
+        cached_seq = cached.seq
+        before = _stale_writes()
+        assert await b.flip(gid, 1) is True  # lost the version check, caught up, retried
+        assert _stale_writes() == before + 1
+        table = await b.get(gid)
+        assert table.game.battles == 2 and table.seq == (await a.store.load(gid)).seq
+        # every event stored once, in order; b's page saw each once, gaps filled
+        stored = await a.store.events_since(gid, 0)
+        assert [e.seq for e in stored] == list(range(1, table.seq + 1))
+        battles = [e.data["battle"] for e in stored if e.type == "battle"]
+        assert battles == [1, 2]
+        assert await _seqs_until(sub_b, table.seq) == list(range(cached_seq + 1, table.seq + 1))
+    await _close(a, b)
+
+
+async def test_a_page_fills_the_gaps_the_bus_left_from_the_store(tmp_path):
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    gid = await _game(a)
+    async with a.bus.subscribe(gid), b.bus.subscribe(gid) as sub_b:
+        table = await b.get(gid)
+        sub_b.start_after(table.seq)
+        # every other event is lost on its way to b
+        _to_b(hub, lambda m: isinstance(m.get("seq"), int) and m["seq"] % 2 == 0)
+        for _ in range(4):
+            await a.flip(gid, 0)
+            await a.flip(gid, 1)
+        last = (await a.get(gid)).seq
+        # once each, in order
+        assert await _seqs_until(sub_b, last) == list(range(table.seq + 1, last + 1))
+        # b's cache could not follow the gaps: it is brought up to the store on use
+        current = await b.get(gid)
+        assert current.seq == last and current.game.battles == 4
+    await _close(a, b)
+
+
+async def test_a_refusal_from_a_stale_cache_is_checked_against_the_store(tmp_path):
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    table, _ = await a.create("war", 2, nickname="Ann")
+    await a.join(table.id, "Bob")
+    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id):
+        cached = await b.get(table.id)
+        _to_b(hub, lambda m: m.get("seq") is not None)
+        await a.start(table.id, 0)
+        assert cached.status == "lobby"  # b missed the start...
+        assert await b.flip(table.id, 1) is True  # ...so its refusal is checked: it plays
+        assert (await b.get(table.id)).record.flipped == [1]
+    await _close(a, b)
+
+
+async def test_processes_share_presence_and_forget_a_dead_one(tmp_path):
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    gid = await _game(a)
+    async with a.bus.subscribe(gid):
+        await a.connect(gid, 0)
+        await a.connect(gid, None)
+        async with b.bus.subscribe(gid):  # hello: a tells b who is there
+            assert b.online(gid) == {0} and b.watchers(gid) == 1
+            await b.connect(gid, 1)
+            assert a.online(gid) == {0, 1}
+            assert await b.presence.forget_dead_processes() == set()
+            hub.dead.add("a")
+            gone_clocks = b.clocks.timers.count(f"{gid}#gone")
+            assert await b.presence.forget_dead_processes() == {"a"}
+            assert b.online(gid) == {1} and b.watchers(gid) == 0
+            assert b.clocks.timers.count(f"{gid}#gone") == gone_clocks + 1
+    await _close(a, b)

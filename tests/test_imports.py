@@ -1,0 +1,26 @@
+"""The import graph keeps its shape: the import-linter contracts in pyproject.toml.
+
+* the engine imports nothing of ours;
+* the tables import neither the web layer nor the store, SQLAlchemy,
+  Alembic, Starlette or FastAPI (records and the store's interface live in
+  ``cardwar.tables.records``; the metrics endpoint in ``cardwar.web.metrics``);
+* layers, top to bottom: cli, web, store, tables, (bus, obs, settings,
+  catalogs), engine;
+* no import cycles between the modules of any package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_import_contracts_hold(capsys):
+    status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True,
+                          no_logo=True)
+    report = capsys.readouterr().out
+    assert status == 0, report
+    assert "4 kept, 0 broken" in report, report
