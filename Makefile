@@ -3,19 +3,30 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint typecheck jstypecheck jstest catalogs bench clean axe
+.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs bench clean \
+	axe locks dist
 
-$(STAMP): requirements.lock pyproject.toml
+# What the site needs (requirements.lock), and cardwar itself, editable: its
+# build compiles the catalogs in place (setup.py).
+$(STAMP): requirements.lock pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
+# Plus tests, linters, type checker, Playwright, build (requirements-dev.lock).
+$(DEV_STAMP): $(STAMP) requirements-dev.lock
+	$(BIN)/python -m pip install -q -r requirements.lock -r requirements-dev.lock
+	touch $(DEV_STAMP)
+
 install: $(STAMP) catalogs
+
+install-dev: $(DEV_STAMP) catalogs
 
 # npm's tools, pinned by package-lock.json: axe-core for the accessibility
 # browser tests, TypeScript (and node's types) to type-check the game's modules.
@@ -24,6 +35,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 axe: node_modules/.package-lock.json
 
+# Recompile the catalogs after editing a .po (installing compiles them too).
 catalogs: $(STAMP)
 	@if ls cardwar/locales/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
 		for po in cardwar/locales/*/LC_MESSAGES/*.po; do \
@@ -35,10 +47,10 @@ catalogs: $(STAMP)
 run: install
 	$(BIN)/cardwar serve --host $(HOST) --port $(PORT)
 
-lint: $(STAMP)
-	$(BIN)/ruff check cardwar tests bench
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check cardwar tests bench setup.py
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict cardwar
 
 # The game page's ES modules (cardwar/web/static/play): tsc --checkJs, strict,
@@ -50,11 +62,25 @@ jstypecheck: axe
 jstest: axe
 	node --test --test-reporter=spec tests/js/
 
-test: install axe lint typecheck jstypecheck jstest
+test: install-dev axe lint typecheck jstypecheck jstest
 	$(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/python bench/engine.py
 
+# The release: the sdist (dist/cardwar-<version>.tar.gz, the tarball that
+# deploy/README.md installs) and the wheel, built with the locked setuptools and Babel.
+dist: $(DEV_STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
+# Re-resolve both locks after a change to the dependencies in pyproject.toml
+# (pins already in the locks are kept unless they must move).
+locks: $(DEV_STAMP)
+	$(BIN)/python -m pip install -q uv
+	$(BIN)/uv pip compile -q pyproject.toml --python-version 3.11 -o requirements.lock
+	$(BIN)/uv pip compile -q pyproject.toml --extra dev -c requirements.lock \
+		--python-version 3.11 -o requirements-dev.lock
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

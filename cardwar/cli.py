@@ -1,6 +1,8 @@
-"""The ``cardwar`` command: ``play``, ``simulate``, ``shuffle`` and ``serve``.
+"""The ``cardwar`` command: ``play``, ``simulate``, ``shuffle``, ``serve``, and
+for self-hosters ``migrate``, ``check`` and ``static`` (:mod:`cardwar.cli_ops`).
 
-Bad input exits with status 2 and one line on stderr naming the problem.
+Bad input exits with status 2 and one line on stderr naming the problem;
+``check`` exits with 1 when something is wrong.
 """
 
 from __future__ import annotations
@@ -8,12 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
 from typing import NoReturn
 
+from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
 from .cli_text import describe, log_lines
 from .engine import (
     PEACE,
@@ -89,69 +91,6 @@ def _host(text: str) -> str:
 MAX_SIMULATED_GAMES = 1_000_000
 
 
-def _check_services(database: str, redis_url: str | None) -> None:
-    """Raise UsageError (one line) when the database or Redis cannot be used."""
-    import asyncio
-
-    from .store.store import Store, async_url
-
-    try:
-        url = async_url(database)
-    except ValueError as exc:
-        raise UsageError(f"--database: {exc}") from None
-    shown = url.render_as_string(hide_password=True)
-
-    async def check_database() -> None:
-        store = Store(database)
-        try:
-            async with store.engine.connect() as conn:
-                await conn.exec_driver_sql("SELECT 1")
-        finally:
-            await store.close()
-
-    async def check_redis(url: str) -> None:
-        import redis.asyncio as aioredis
-
-        client = aioredis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
-        try:
-            await client.ping()
-        finally:
-            await client.aclose()
-
-    try:
-        asyncio.run(asyncio.wait_for(check_database(), 15))
-    except Exception as exc:  # noqa: BLE001 - any failure: one line, exit 2
-        raise UsageError(f"cannot use the database {shown}: {_first_line(exc)}") from None
-    if redis_url:
-        try:
-            asyncio.run(asyncio.wait_for(check_redis(redis_url), 10))
-        except Exception as exc:  # noqa: BLE001
-            raise UsageError(f"cannot reach Redis at {_hide_password(redis_url)}: "
-                             f"{_first_line(exc)}") from None
-
-
-def _hide_password(url: str) -> str:
-    """``url`` with its password, if any, shown as ``***``."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url
-    if not password:
-        return url
-    user, _, host = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))
-
-
-def _first_line(exc: BaseException) -> str:
-    """The first line of ``exc``'s message, without SQLAlchemy's ``(driver.Error)`` prefix."""
-    lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    return re.sub(r"^\([\w.]+\) ", "", lines[0]) if lines else type(exc).__name__
-
-
 def _check_bind(host: str, port: int) -> None:
     """Raise UsageError when ``host:port`` cannot be listened on (in use, not ours)."""
     import socket
@@ -204,6 +143,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
+
+    add_ops_parsers(sub, serve)
     return p
 
 
@@ -329,15 +270,15 @@ def _tune_runtime() -> None:
 def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
+    from . import ops
     from .obs.logs import configure_logging, logging_config
-    from .settings import Settings
     from .web.app import create_app
 
     _check_bind(args.host, args.port)
-    overrides = {k: v for k, v in (("database", args.database), ("redis", args.redis)) if v}
     # The stacked test deck is for tests only: `serve` never enables it.
-    settings = Settings(**overrides, testing_stacked_deck=False)
-    _check_services(settings.database, settings.redis)
+    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False)
+    ops.check_services(settings.database, settings.redis)
+    ops.check_catalogs()
     configure_logging("INFO")
     _tune_runtime()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
@@ -366,7 +307,8 @@ def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 ok, 2 bad input)."""
+    """Run the command line; return the exit status: 0 ok, 2 bad input, 1 a problem
+    found by `check`, a failed migration or output that cannot be written."""
     try:
         parser = _parser()
         argv = sys.argv[1:] if argv is None else argv
@@ -378,10 +320,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     value.encode("utf-8")
                 except UnicodeEncodeError:
                     raise UsageError(f"--{name} is not valid UTF-8 text") from None
-        {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve}[
-            args.command
-        ](args)
+        status = {"play": _play, "simulate": _simulate, "shuffle": _shuffle, "serve": _serve,
+                  **OPS_COMMANDS}[args.command](args)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        if status:
+            return int(status)
     except (UsageError, CardError, OptionError, ValueError) as exc:
         print(f"cardwar: error: {exc}", file=sys.stderr)
         return 2

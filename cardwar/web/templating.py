@@ -79,8 +79,9 @@ def module_url(path: str) -> str:
     resolve to URLs of that same version: a new release never mixes cached
     old modules with new ones, and every module may be cached for a year.
     ``module_url("play/game.js")`` -> ``"/static/v/1a2b3c4d5e/play/game.js"``;
-    the app (:func:`cardwar.web.app.create_app`) and nginx (deploy/nginx.conf)
-    serve ``/static/v/<any version>/<path>`` as ``static/<path>``.
+    the app (:func:`cardwar.web.app.create_app`) serves
+    ``/static/v/<any version>/<path>`` as ``static/<path>``; behind nginx,
+    ``cardwar static`` keeps each version's own copy (deploy/nginx/locations.conf).
     """
     folder = path.rpartition("/")[0]
     return f"/static/v/{_folder_version(folder)}/{path}"

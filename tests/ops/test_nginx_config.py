@@ -1,4 +1,4 @@
-"""deploy/nginx.conf: `nginx -t` accepts it, and it really proxies HTTP and WebSockets.
+"""deploy/nginx/: `nginx -t` accepts it, and it really proxies HTTP and WebSockets.
 
 Needs the nginx binary (Debian package ``nginx``); without it these tests
 FAIL on purpose. The live test runs nginx in the foreground on a free
@@ -27,7 +27,8 @@ from websockets.sync.client import connect
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-CONFIG = ROOT / "deploy" / "nginx.conf"
+NGINX = ROOT / "deploy" / "nginx"
+CONFIG = NGINX / "nginx.conf"
 UNIT = ROOT / "deploy" / "cardwar@.service"
 STARTUP_S = 20.0
 
@@ -55,10 +56,22 @@ def swap(text: str, old: str, new: str) -> str:
 
 
 def local_config(tmp: Path, port: int, backends: tuple[int, int]) -> Path:
-    """A copy of deploy/nginx.conf with every path under ``tmp`` and loopback ports."""
-    for sub in ("logs", "temp", "static"):
-        (tmp / sub).mkdir(exist_ok=True)
-    (tmp / "static" / "site.css").write_text("body { color: black; }\n")
+    """deploy/nginx/ as installed (nginx.conf, cardwar/locations.conf, cardwar/site.conf
+    from http.conf) with every path under ``tmp`` and loopback ports."""
+    for sub in ("logs", "temp", "static/latest", "static/0123456789", "static/v/abcdef0123/play",
+                "cardwar"):
+        (tmp / sub).mkdir(parents=True, exist_ok=True)
+    (tmp / "static" / "latest" / "site.css").write_text("body { color: black; }\n")
+    (tmp / "static" / "0123456789" / "site.css").write_text("body { color: blue; }\n")
+    (tmp / "static" / "v" / "abcdef0123" / "play" / "game.js").write_text("import './x.js';\n")
+    shutil.copy("/etc/nginx/mime.types", tmp / "mime.types")
+    locations = swap((NGINX / "locations.conf").read_text(), "root /srv/cardwar/static;",
+                     f"root {tmp}/static;")
+    (tmp / "cardwar" / "locations.conf").write_text(locations)
+    site = swap((NGINX / "http.conf").read_text(), "listen 80 default_server;",
+                f"listen 127.0.0.1:{port} default_server;")
+    site = swap(site, "listen [::]:80 default_server;", f"listen [::1]:{port} default_server;")
+    (tmp / "cardwar" / "site.conf").write_text(site)
     text = CONFIG.read_text()
     user = "user root;" if os.geteuid() == 0 else ""  # workers must read tmp
     text = swap(text, "user www-data;", user)
@@ -68,11 +81,8 @@ def local_config(tmp: Path, port: int, backends: tuple[int, int]) -> Path:
                 f"error_log {tmp}/logs/error.log info;")
     text = swap(text, "access_log /var/log/nginx/cardwar.access.log cardwar_json;",
                 f"access_log {tmp}/logs/access.log cardwar_json;")
-    text = swap(text, "listen 80 default_server;", f"listen 127.0.0.1:{port} default_server;")
     text = swap(text, "server 127.0.0.1:8001 ", f"server 127.0.0.1:{backends[0]} ")
     text = swap(text, "server 127.0.0.1:8002 ", f"server 127.0.0.1:{backends[1]} ")
-    text = swap(text, "alias /srv/cardwar/cardwar/web/static/;", f"alias {tmp}/static/;")
-    text = swap(text, "alias /srv/cardwar/cardwar/web/static/$1;", f"alias {tmp}/static/$1;")
     temp_paths = "".join(
         f"    {kind}_temp_path {tmp}/temp/{kind};\n"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -99,21 +109,25 @@ def test_config_passes_nginx_t(tmp_path: Path) -> None:
 
 
 def test_config_has_what_websockets_need() -> None:
-    text = CONFIG.read_text()
+    text = CONFIG.read_text() + (NGINX / "locations.conf").read_text()
     assert "proxy_set_header Upgrade $http_upgrade;" in text
     assert "proxy_set_header Connection $connection_upgrade;" in text
     assert "proxy_http_version 1.1;" in text
     timeouts = [int(t) for t in re.findall(r"proxy_read_timeout (\d+)s;", text)]
     assert max(timeouts) >= 60  # well over the 20 s WebSocket ping interval
-    # Every listen in the repo's copy is edited by the test: none is left unchecked.
-    assert re.findall(r"^\s*listen\b.*$", text, re.M) == ["        listen 80 default_server;"]
+    # Every listen of the HTTP site is edited by the test: none is left unchecked.
+    listens = re.findall(r"^\s*listen\b.*$", (NGINX / "http.conf").read_text(), re.M)
+    assert [line.strip() for line in listens] == ["listen 80 default_server;",
+                                                  "listen [::]:80 default_server;"]
+    assert "listen" not in CONFIG.read_text().replace("# ", "")
 
 
-def test_systemd_unit_runs_cardwar_serve_per_port() -> None:
+def test_systemd_unit_checks_then_serves_per_port() -> None:
     text = UNIT.read_text()
-    assert re.search(r"^ExecStart=.*cardwar serve .*--port %i\b", text, re.M)
-    for name in ("CARDWAR_DATABASE", "CARDWAR_REDIS", "PROMETHEUS_MULTIPROC_DIR"):
-        assert f"{name}=" in text, name
+    assert re.search(r"^ExecStartPre=\S+/cardwar check --env-file /etc/cardwar/env$", text, re.M)
+    assert re.search(r"^ExecStart=\S+/cardwar serve --env-file /etc/cardwar/env "
+                     r".*--port %i$", text, re.M)
+    assert "Environment=PROMETHEUS_MULTIPROC_DIR=/run/cardwar/metrics" in text
 
 
 # --- the live round trip ---
@@ -211,23 +225,37 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
             replaced = client.get("/whoami", headers={"X-Request-ID": "bad id!"}).json()
             assert re.fullmatch(r"[0-9a-f]{32}", replaced["x_request_id"])
 
-            # Static files come from disk, cached by version.
-            versioned = client.get("/static/site.css?v=1a2b3c")
-            assert versioned.status_code == 200 and "color: black" in versioned.text
+            # Static files come from disk: a version's own copy, cached for a year;
+            # without a version the newest copy, for an hour; nothing else.
+            versioned = client.get("/static/site.css?v=0123456789")
+            assert versioned.status_code == 200 and "color: blue" in versioned.text
             assert versioned.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert versioned.headers["content-type"].startswith("text/css")
             plain = client.get("/static/site.css")
+            assert plain.status_code == 200 and "color: black" in plain.text
             assert plain.headers["cache-control"] == "public, max-age=3600"
+            assert client.get("/static/site.css?v=../../etc").text == plain.text
+            missing = client.get("/static/site.css?v=9999999999")
+            assert missing.status_code == 404 and "cache-control" not in missing.headers
             assert client.get("/static/missing.css").status_code == 404
-            # ES modules: the version is in the path (module_url), any version
-            module = client.get("/static/v/0123abcd/site.css")
-            assert module.status_code == 200 and "color: black" in module.text
+            # ES modules: the version of their folder is in the path (module_url);
+            # `cardwar static` keeps each version's copy, and only those are served.
+            module = client.get("/static/v/abcdef0123/play/game.js")
+            assert module.status_code == 200 and "import './x.js'" in module.text
             assert module.headers["cache-control"] == "public, max-age=31536000, immutable"
-            assert client.get("/static/v/0123abcd/missing.js").status_code == 404
+            assert module.headers["content-type"].startswith(("application/javascript",
+                                                              "text/javascript"))
+            for other in ("/static/v/abcdef0123/play/x.js", "/static/v/9999999999/play/game.js",
+                          "/static/v/abc/play/game.js"):
+                missing = client.get(other)
+                assert missing.status_code == 404 and "cache-control" not in missing.headers
 
             # /metrics is served to loopback.
             metrics = client.get("/metrics")
             assert metrics.status_code == 200 and metrics.text.startswith("metrics from ")
+
+            # A "continue on another device" link: proxied, its key never logged.
+            client.get("/pl/g/Abc123/continue/s3cr3t-KEY?x=1")
 
         # WebSockets: two at once land on different backends (least_conn), and
         # messages go both ways through nginx.
@@ -248,3 +276,5 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
         records = [json.loads(line) for line in lines]
         assert any(r["request_id"] == "trace-42_x" and r["status"] == 200 for r in records)
         assert any(r["uri"] == "/ws/echo" and r["status"] == 101 for r in records)
+        assert any(r["uri"] == "/pl/g/Abc123/continue/-?x=1" for r in records)
+        assert "s3cr3t-KEY" not in "\n".join(lines)
