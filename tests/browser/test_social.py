@@ -265,9 +265,9 @@ def test_the_site_installs_as_an_app_and_works_offline(browser, social_server):
             page.wait_for_function("Boolean(navigator.serviceWorker.controller)")
             ctx.set_offline(True)
             page.goto(f"{social_server}/it/war")
-            assert page.locator("h1").inner_text() == "Sei offline"
+            page.locator("h1", has_text="Sei offline").wait_for()
             page.goto(f"{social_server}/de/g/AbCdEfGhIjKlMnOp")  # game pages are never kept
-            assert page.locator("h1").inner_text() == "Sie sind offline"
+            page.locator("h1", has_text="Sie sind offline").wait_for()
             ctx.set_offline(False)
             page.get_by_role("button", name="Erneut versuchen").click()
             page.wait_for_selector("h1:has-text('Seite nicht gefunden'), h1")
