@@ -22,6 +22,8 @@ class Settings(BaseSettings):
         presence_ttl: with several processes, seconds after which the players and
             spectators of a process that stopped without saying so (killed, its
             machine gone) are shown offline.
+        open_table_ttl: seconds a public table waits on the open tables page before it
+            leaves the list (unless it fills or starts first).
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
     """
@@ -36,5 +38,6 @@ class Settings(BaseSettings):
     heartbeat: float = 20.0
     computer_delay: float = 0.8
     presence_ttl: float = 15.0
+    open_table_ttl: float = 1800.0
     commit: str | None = None
     testing_stacked_deck: bool = False

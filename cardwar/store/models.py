@@ -3,7 +3,9 @@
 A game row holds what fixes the deal (variant, players, face_down, seed or
 stacked hands) and how far it got (``battles``, ``flipped`` for the battle in
 progress); the engine state is rebuilt by replaying ``battles`` battles.
-``seq`` is the last event number, also used as an optimistic version.
+``seq`` is the last event number, also used as an optimistic version;
+``public`` lists a game in the lobby on the open tables page, ``locale`` is
+its creator's language.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -44,6 +47,10 @@ class GameRow(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    locale: Mapped[str] = mapped_column(String(8), default="en")
+
+    __table_args__ = (Index("ix_games_open", "public", "status", "created_at"),)
 
 
 class SeatRow(Base):

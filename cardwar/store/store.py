@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -188,7 +189,7 @@ class Store:
                 face_down=game.face_down, seed=game.seed, hands=game.hands,
                 commitment=game.commitment, status=game.status, battles=game.battles,
                 flipped=list(game.flipped), seq=game.seq, created_at=game.created_at,
-                updated_at=now,
+                updated_at=now, public=game.public, locale=game.locale,
             ))
             await session.flush()
             for s in game.seats:
@@ -208,15 +209,28 @@ class Store:
             seats = (await session.scalars(
                 select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
             )).all()
-            return GameRecord(
-                id=row.id, variant=row.variant, players=row.players, face_down=row.face_down,
-                seed=row.seed, hands=row.hands, commitment=row.commitment, status=row.status,
-                battles=row.battles, flipped=list(row.flipped or []), seq=row.seq,
-                created_at=row.created_at,
-                seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,
-                                  secret_hash=s.secret_hash, auto_flip=s.auto_flip)
-                       for s in seats],
-            )
+            return _record(row, seats)
+
+    async def list_open(self, since: datetime, limit: int) -> list[GameRecord]:
+        """Public games in the lobby created at ``since`` or later, the newest
+        first, at most ``limit``, with their seats (secret hashes left out)."""
+        async with self._sessions() as session:
+            rows = (await session.scalars(
+                select(GameRow)
+                .where(GameRow.public.is_(True), GameRow.status == "lobby",
+                       GameRow.created_at >= since)
+                .order_by(GameRow.created_at.desc()).limit(limit)
+            )).all()
+            if not rows:
+                return []
+            seats = (await session.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_([r.id for r in rows]))
+                .order_by(SeatRow.game_id, SeatRow.seat)
+            )).all()
+        by_game: dict[str, list[SeatRow]] = {}
+        for s in seats:
+            by_game.setdefault(s.game_id, []).append(s)
+        return [_record(r, by_game.get(r.id, []), secrets=False) for r in rows]
 
     async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int,
                    *, seats: bool = True) -> None:
@@ -259,6 +273,27 @@ class Store:
                 .order_by(EventRow.seq)
             )).all()
             return [StoredEvent(r.seq, r.type, dict(r.data)) for r in rows]
+
+
+def _record(row: GameRow, seats: Sequence[SeatRow], secrets: bool = True) -> GameRecord:
+    """The :class:`GameRecord` of ``row`` and its ``seats`` (``secrets``: with the
+    seats' secret hashes)."""
+    return GameRecord(
+        id=row.id, variant=row.variant, players=row.players, face_down=row.face_down,
+        seed=row.seed, hands=row.hands, commitment=row.commitment, status=row.status,
+        battles=row.battles, flipped=list(row.flipped or []), seq=row.seq,
+        created_at=_aware(row.created_at), public=bool(row.public),
+        locale=row.locale or "en",
+        seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,
+                          secret_hash=s.secret_hash if secrets else None,
+                          auto_flip=s.auto_flip)
+               for s in seats],
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    """``moment`` with a time zone (SQLite gives back naive UTC times)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 async def drop_schema(url: str, schema: str) -> None:

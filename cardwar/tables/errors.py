@@ -29,6 +29,7 @@ class ErrorCode(StrEnum):
     REMATCH_OFFERED = "rematch_offered"
     BAD_MESSAGE = "bad_message"
     RATE_LIMITED = "rate_limited"
+    TOO_MANY_REACTIONS = "too_many_reactions"
 
 
 #: What each code means, for the protocol docs.
@@ -49,6 +50,8 @@ ERROR_DOCS: dict[ErrorCode, str] = {
                                "the asker joins it instead)",
     ErrorCode.BAD_MESSAGE: "the message is not valid (cardwar.web.protocol)",
     ErrorCode.RATE_LIMITED: "too many messages at once from one connection",
+    ErrorCode.TOO_MANY_REACTIONS: "too many reactions in a short time from one seat "
+                                  "(or one spectator's connection)",
 }
 
 #: Codes that never reach a page (answered another way).

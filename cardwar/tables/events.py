@@ -19,13 +19,16 @@ Every message the server sends a browser (besides the ``state`` snapshot of
 Adding a message type: a TypedDict, an apply function if it is stored, a
 row in :data:`EVENTS`, its wording in ``cardwar/web/strings.py`` if the page
 shows it, and its handling in ``game.js`` (see CONTRIBUTING.md).
+
+:data:`REACTIONS` are the preset reactions a page may send: keys, never
+text (each page words them in its reader's language).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast, get_args
 
 from cardwar.bus import Message
 from cardwar.engine import BattleResult, Game, battle_json
@@ -33,13 +36,18 @@ from cardwar.engine import BattleResult, Game, battle_json
 from .errors import ErrorCode, TableError
 from .records import GameRecord
 
-__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "apply_event",
-           "browser_keys", "follow", "seats_changed"]
+__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "REACTIONS",
+           "ReactionKey", "apply_event", "browser_keys", "follow", "seats_changed"]
 
 
 # -- shapes ----------------------------------------------------------------
 SeatKind = Literal["open", "human", "computer", "reserved"]
 FlipBy = Literal["player", "auto", "timer", "computer", "gone"]
+#: The preset reactions: five emoji (applause, surprise, laughter, sadness, a
+#: dove of peace) and three short phrases ("Good game", "Peace!" - "War!" in
+#: War - and "One more?"). Pages word them (cardwar/web/strings.py).
+ReactionKey = Literal["clap", "wow", "laugh", "sad", "dove", "gg", "tie", "again"]
+REACTIONS: tuple[str, ...] = get_args(ReactionKey)
 
 
 class Joined(TypedDict):
@@ -180,6 +188,17 @@ class Idle(TypedDict):
     seq: None
     battle: int
     left: float | None
+
+
+class Reaction(TypedDict):
+    """A player (``seat``) or a spectator (``seat`` null) reacted with the preset
+    reaction ``key``; every page words it in its own language and shows it briefly.
+    Not stored: a page that connects later never sees it."""
+
+    type: Literal["reaction"]
+    seq: None
+    seat: int | None
+    key: ReactionKey
 
 
 class Error(TypedDict):
@@ -341,6 +360,7 @@ EVENTS: dict[str, EventSpec] = {
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),
     "idle": EventSpec(Idle),
+    "reaction": EventSpec(Reaction),
     "error": EventSpec(Error),
     "ping": EventSpec(Ping),
     "pong": EventSpec(Pong),

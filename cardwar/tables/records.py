@@ -1,7 +1,8 @@
 """What the table service keeps, and the store it keeps it in (the port).
 
 * :class:`GameRecord` - one game: deal, progress (``battles``, ``flipped``),
-  ``seq`` (last event number) and its :class:`SeatRecord` list.
+  ``seq`` (last event number), its :class:`SeatRecord` list, whether it is
+  listed publicly and its creator's language.
 * :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
 * :class:`GameStore` - the interface :class:`~cardwar.store.Store`
   implements (SQLAlchemy stays on the other side of it).
@@ -52,6 +53,10 @@ class GameRecord:
     seq: int = 0
     seats: list[SeatRecord] = field(default_factory=list)
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    #: listed on the open tables page (its creator ticked it)
+    public: bool = False
+    #: the creator's language (link previews, the open tables page)
+    locale: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,11 @@ class GameStore(Protocol):
 
     async def events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
         """The events of ``game_id`` numbered above ``seq``, in order."""
+        ...
+
+    async def list_open(self, since: datetime, limit: int) -> list[GameRecord]:
+        """Public games in the lobby created at ``since`` or later, the newest
+        first, at most ``limit``, with their seats (secret hashes left out)."""
         ...
 
     async def count_playing(self) -> int:

@@ -42,7 +42,8 @@ async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, 
                 if s.kind == "human" and s.seat != seat and s.nickname}
     return await service.create(
         record.variant, record.players, face_down=record.face_down, computers=computers,
-        nickname=record.seats[seat].nickname or "", creator_seat=seat, reserved=reserved)
+        nickname=record.seats[seat].nickname or "", creator_seat=seat, reserved=reserved,
+        locale=record.locale)
 
 
 async def rematch(service: TableService, game_id: str, seat: int | None) -> tuple[str, str]:

@@ -26,7 +26,9 @@ from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
 from .events import Event, FlipBy, Idle, seats_changed
+from .listing import OpenTables
 from .presence import Presence
+from .reactions import Reactions
 from .records import GameStore, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .stacked import stacked_hands
@@ -56,7 +58,8 @@ class TableService:
             and ``testing_stacked_deck``.
 
     Attributes:
-        cache, clocks, presence, cluster: its parts (see the module docstring).
+        cache, clocks, presence, cluster, reactions: its parts (see the module
+            docstring).
     """
 
     def __init__(self, store: GameStore, bus: Bus, settings: Settings) -> None:
@@ -68,6 +71,8 @@ class TableService:
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get)
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
                                self._observe_status)
+        self.reactions = Reactions(bus)
+        self.open_tables = OpenTables(store, bus, settings)
         self._gauges: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -111,10 +116,13 @@ class TableService:
         nickname: str,
         creator_seat: int = 0,
         reserved: dict[int, str] | None = None,
+        public: bool = False,
+        locale: str = "en",
     ) -> tuple[Table, str]:
         """Create a game with the creator in ``creator_seat``; return (table,
-        creator's secret). ``reserved``: seats kept for a rematch's players
-        (see :meth:`Table.new`).
+        creator's secret). ``reserved``: seats kept for a rematch's players;
+        ``public``: listed on the open tables page; ``locale``: the creator's
+        language (see :meth:`Table.new`).
 
         The deal is a fresh seed (or the stacked deck when
         ``settings.testing_stacked_deck`` is true).
@@ -132,10 +140,11 @@ class TableService:
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
-                          reserved=reserved, **deal)
+                          reserved=reserved, public=public, locale=locale, **deal)
         events = table.take_outbox()
         await self.store.create(table.record, [stored(e) for e in events])
         self.cache.put(table)
+        await self.open_tables.changed(table)
         return table, secret
 
     async def apply(self, game_id: str, action: Callable[[Table], T],
@@ -221,6 +230,8 @@ class TableService:
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
             self._observe_status(event)
+        if events:
+            await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
         if table.status == "playing" and kinds & {"started", "battle"}:
             self.clocks.arm_round(table)

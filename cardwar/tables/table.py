@@ -112,14 +112,18 @@ class Table:
         hands: str | None = None,
         creator_seat: int = 0,
         reserved: Mapping[int, str] | None = None,
+        public: bool = False,
+        locale: str = "en",
     ) -> Table:
         """Create a table in the lobby: the creator in ``creator_seat`` (seat 0
         unless this is a rematch), ``computers`` seated, ``reserved`` seats
         (seat -> nickname, a rematch's former players) kept for their players.
 
         Exactly one of ``seed`` (shuffled, RULES.md 9) or ``hands`` (stacked,
-        tests only) gives the deal. The creation events are in the outbox:
-        ``joined`` for the creator, then each computer, then each reserved seat.
+        tests only) gives the deal. ``public``: listed on the open tables page;
+        ``locale``: the creator's language. The creation events are in the
+        outbox: ``joined`` for the creator, then each computer, then each
+        reserved seat.
 
         Raises:
             OptionError: players or face_down not allowed by the variant.
@@ -139,7 +143,7 @@ class Table:
         record = GameRecord(
             id=game_id, variant=v.name, players=players, face_down=fd, seed=seed, hands=hands,
             commitment=commitment(seed if seed is not None else hands or ""),
-            seats=[SeatRecord(seat=s) for s in range(players)],
+            seats=[SeatRecord(seat=s) for s in range(players)], public=public, locale=locale,
         )
         table = cls(record)
         table._seat(creator_seat, "human", creator, creator_hash)

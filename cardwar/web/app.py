@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from cardwar.bus import open_bus
 from cardwar.obs import RequestIdMiddleware, process_exiting
@@ -14,7 +13,7 @@ from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
 
-from . import pages, play, rooms, security
+from . import listing, pages, play, pwa, rooms, security
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
@@ -49,7 +48,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ``settings`` defaults to ``Settings()`` (``CARDWAR_*`` environment) and
     is kept on ``app.state.settings``. Routes, in order: ``/healthz``,
     ``/static``, online play (:data:`cardwar.web.play.router`, then
-    :data:`cardwar.web.rooms.router`), ``/metrics``, then the locale pages
+    :data:`cardwar.web.rooms.router` and the open tables,
+    :data:`cardwar.web.listing.router`), ``/metrics``, then the locale pages
     (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other path is an
     HTML 404 page.
     """
@@ -62,11 +62,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings if settings is not None else Settings()
     # ES modules, versioned in the path (templating.module_url): before /static
-    app.mount("/static/v/{version}", StaticFiles(directory=str(STATIC_DIR)), name="modules")
-    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.mount("/static/v/{version}", pwa.CachedStatic(directory=str(STATIC_DIR), versioned=True),
+              name="modules")
+    app.mount("/static", pwa.CachedStatic(directory=str(STATIC_DIR)), name="static")
     app.include_router(pages.system_router)
+    app.include_router(pwa.router)  # /sw.js, and before the pages' "/{locale}/{slug}"
     app.include_router(play.router)
     app.include_router(rooms.router)
+    app.include_router(listing.router)  # before the pages' "/{locale}/{slug}"
     # before the pages router: its "/{locale}" catch-all would take /metrics
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     app.include_router(pages.router)

@@ -239,6 +239,7 @@ def variant_response(request: Request, locale: str, v: Variant, *, status_code: 
     }
     context["rule_changes"] = rule_changes(v, locale) if v.name != STANDARD.name else []
     return render(request, page.template, locale, active=v.name, status_code=status_code,
+                  preview_image=v.name,
                   start_error=start_error, start_nickname=start_nickname, **context)
 
 
@@ -263,5 +264,5 @@ def install_error_pages(app: FastAPI) -> None:
                 target += "?" + request.url.query
             return RedirectResponse(target, status_code=308)
         return render(
-            request, "404.html", _locale_of(request), status_code=404, show_alternates=False
-        )
+            request, "404.html", _locale_of(request), status_code=404, show_alternates=False,
+            no_preview=True)

@@ -3,9 +3,11 @@
 Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 
 * ``POST /{locale}/play`` - form ``variant, players, seat1..seat3 (friend|computer),
-  face_down, nickname`` -> 303 to ``/{locale}/g/{id}``; sets the seat cookie.
+  face_down, nickname, public`` -> 303 to ``/{locale}/g/{id}``; sets the seat
+  cookie (``public``: list it on the open tables page, :mod:`cardwar.web.listing`).
 * ``GET /{locale}/play?variant=peace`` -> 303 to the variant page's form.
-* ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language.
+* ``GET /g/{id}`` - the shared link: 307 to the game page in the visitor's language;
+  ``GET /g/{id}/replay`` the same for the replay (the shared result links it).
 * ``GET /{locale}/g/{id}`` - the game page (lobby, table, end screen).
 * ``POST /{locale}/g/{id}/join`` - form ``nickname`` -> 303 back; sets the seat cookie
   (refused: back with ``?error=nickname``, ``taken`` or ``full``).
@@ -13,7 +15,7 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
 * ``WS /ws/g/{id}[?since=N]`` - live play, served by :mod:`cardwar.web.socket`
   (catch-up from event ``N``, heartbeats, rate limits). Client -> server
   messages are validated by :mod:`cardwar.web.protocol` (``flip``, ``auto``,
-  ``start``, ``hand_over``, ``ping``, ``pong``). Server -> client: messages
+  ``start``, ``hand_over``, ``react``, ``ping``, ``pong``). Server -> client: messages
   built by :func:`cardwar.tables.view_message` only (``state`` or the missed
   events first, then numbered events; ``error`` frames ``{"type": "error",
   "code": ...}``).
@@ -42,6 +44,7 @@ from cardwar.tables.rematch import known_rematch
 from . import socket
 from .i18n import negotiate
 from .pages import variant_response
+from .previews import game_preview
 from .rooms import device_link
 from .seats import (
     check_locale,
@@ -81,8 +84,10 @@ async def create_game(
     seat3: str = Form("friend"),
     face_down: int | None = Form(None),
     nickname: str = Form(""),
+    public: str = Form(""),
 ) -> Response:
-    """Create a game from the start form; the creator sits in seat 0."""
+    """Create a game from the start form; the creator sits in seat 0. A ticked
+    ``public`` lists it on the open tables page; ``locale`` is the creator's language."""
     check_locale(locale)
     if not same_origin(request.headers):
         raise forbidden()
@@ -98,7 +103,8 @@ async def create_game(
                                 start_nickname=form_echo(nickname))
     try:
         table, secret = await service(request).create(
-            variant, players, face_down=face_down, computers=computers, nickname=name)
+            variant, players, face_down=face_down, computers=computers, nickname=name,
+            public=bool(public), locale=locale)
     except (OptionError, ValueError) as exc:
         raise StarletteHTTPException(400, str(exc)) from None
     response = RedirectResponse(f"/{locale}/g/{table.id}", status_code=303)
@@ -111,6 +117,14 @@ async def shared_link(request: Request, game_id: str) -> Response:
     """The link people share: the game page in the visitor's own language."""
     locale = negotiate(request.headers.get("accept-language"))
     return RedirectResponse(f"/{locale}/g/{game_id}", status_code=307,
+                            headers={"Vary": "Accept-Language"})
+
+
+@router.get("/g/{game_id}/replay", include_in_schema=False)
+async def shared_replay(request: Request, game_id: str) -> Response:
+    """A shared replay link: the replay in the visitor's own language."""
+    locale = negotiate(request.headers.get("accept-language"))
+    return RedirectResponse(f"/{locale}/g/{game_id}/replay", status_code=307,
                             headers={"Vary": "Accept-Language"})
 
 
@@ -150,6 +164,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         "flip_timeout": service(request).settings.flip_timeout,
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
+        "share": f"{link}/replay",
     }
     response = render(
         request, "play/game.html", locale, page=page_of(table.variant),
@@ -157,7 +172,7 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         link=link, variant=table.variant, active=table.variant.name,
         strings_json=json_script(client_strings(locale, table.variant.name)),
         config_json=json_script(config),
-        show_alternates=False,
+        show_alternates=False, preview=game_preview(request, table),
         device_link=device_link(request, locale, game_id, secret) if seat is not None and secret
         else None,
     )

@@ -9,6 +9,9 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
 * ``{"type": "start"}`` - start the game (the creator only).
 * ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play
   for a player who is gone.
+* ``{"type": "react", "key": "gg"}`` - show a preset reaction to the table
+  (``key``: one of :data:`cardwar.tables.events.REACTIONS`; players and
+  spectators alike).
 * ``{"type": "ping"}`` - answered with ``pong``; ``{"type": "pong"}`` answers
   the server's heartbeat ``ping``.
 
@@ -23,6 +26,8 @@ import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from cardwar.tables.events import ReactionKey
 
 #: Largest message a browser may send, in bytes.
 MAX_MESSAGE = 1024
@@ -59,6 +64,13 @@ class HandOver(_Message):
     seat: int = Field(ge=0, le=3)
 
 
+class React(_Message):
+    """Show a preset reaction (a key, never text) to everyone at the table, briefly."""
+
+    type: Literal["react"]
+    key: ReactionKey
+
+
 class Ping(_Message):
     """Is the server there? Answered with ``pong``."""
 
@@ -71,7 +83,7 @@ class Pong(_Message):
     type: Literal["pong"]
 
 
-ClientMessage = Annotated[Flip | Auto | Start | HandOver | Ping | Pong,
+ClientMessage = Annotated[Flip | Auto | Start | HandOver | React | Ping | Pong,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -82,7 +94,8 @@ class ProtocolError(ValueError):
     code = "bad_message"
 
 
-def parse_message(raw: str | bytes | None) -> Flip | Auto | Start | HandOver | Ping | Pong:
+def parse_message(
+        raw: str | bytes | None) -> Flip | Auto | Start | HandOver | React | Ping | Pong:
     """Validate one message from a browser.
 
     Args:

@@ -19,12 +19,15 @@ from pydantic import BaseModel
 
 from cardwar.tables.errors import ERROR_DOCS, SERVER_ONLY_ERRORS, ErrorCode
 from cardwar.tables.events import EVENTS, browser_keys
+from cardwar.tables.listing import MESSAGES as LISTING_MESSAGES
+from cardwar.tables.listing import OpenTable
 
-from .protocol import MAX_MESSAGE, Auto, Flip, HandOver, Ping, Pong, Start
+from .protocol import MAX_MESSAGE, Auto, Flip, HandOver, Ping, Pong, React, Start
 
 PROTOCOL_PATH = Path(__file__).resolve().parents[2] / "PROTOCOL.md"
 #: What a page may send, in the order of the docs.
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Flip, Auto, Start, HandOver, Ping, Pong)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Flip, Auto, Start, HandOver, React, Ping,
+                                                 Pong)
 
 
 def _type_name(annotation: object) -> str:
@@ -71,6 +74,18 @@ def _server_rows() -> list[str]:
     return rows
 
 
+def _listing_rows() -> list[str]:
+    rows = ["| `type` | fields | what happened |", "|---|---|---|"]
+    for kind, spec in LISTING_MESSAGES.items():
+        notes = typing.get_type_hints(spec.shape)
+        fields = [f"`{k}`: {_type_name(notes[k]).replace('cardwar.tables.listing.', '')}"
+                  for k in notes if k not in ("type", "seq")]
+        rows.append(f"| `{kind}` | {', '.join(fields)} | {_one_line(spec.doc)} |")
+    table = ", ".join(f"`{k}`: {_type_name(v)}"
+                      for k, v in typing.get_type_hints(OpenTable).items())
+    return [*rows, "", f"An `OpenTable`: {table} (`waiting`, `expires`: seconds)."]
+
+
 def _error_rows() -> list[str]:
     rows = ["| `code` | sent to pages | meaning |", "|---|---|---|"]
     for code in ErrorCode:
@@ -105,6 +120,16 @@ def render() -> str:
         "with `?since=`); the others carry `\"seq\": null`.",
         "",
         *_server_rows(),
+        "",
+        "## The open tables",
+        "",
+        "The open tables page opens `WS /ws/tables` (same origin only) and receives, as",
+        "JSON objects with `\"seq\": null`, first `tables`, then `listed` and `unlisted`",
+        "as public tables open, fill, start or go (from every server process), and a",
+        "`ping` every heartbeat; what it sends is read and ignored. A table also leaves",
+        "the list by itself when its `expires` seconds are up.",
+        "",
+        *_listing_rows(),
         "",
         "## Error codes",
         "",

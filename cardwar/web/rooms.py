@@ -28,6 +28,7 @@ from cardwar.tables import Table, TableError, hash_secret
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, game_record_text, start_counts
 
+from .previews import game_preview
 from .seats import (
     check_locale,
     forbidden,
@@ -131,6 +132,7 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
     return render(request, "play/replay.html", locale, table=table, variant=table.variant,
                   page=page_of(table.variant),
                   active=table.variant.name, show_alternates=False,
+                  preview=game_preview(request, table, replay=True),
                   strings_json=json_script(client_strings(locale, table.variant.name)),
                   replay_json=json_script(data), download=data["download"],
                   game_page=data["game_page"])

@@ -93,7 +93,7 @@ def _rid(request: Request) -> str:
 def error_page(request: Request, status: int, rid: str) -> Response:
     """The translated error page for ``status`` (400, 403, 405, 500, ...)."""
     return render(request, "play/error.html", _locale_of(request), status_code=status,
-                  status=status, request_id=rid, show_alternates=False)
+                  status=status, request_id=rid, show_alternates=False, no_preview=True)
 
 
 def install_error_pages(app: FastAPI) -> None:

@@ -19,7 +19,8 @@ heartbeats is closed (code 4000). Pages answer with ``pong``.
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. Flips are
 rate-limited per connection (:data:`FLIP_RATE`), all messages too
-(:data:`MESSAGE_RATE`).
+(:data:`MESSAGE_RATE`); reactions per seat or spectator connection
+(:mod:`cardwar.tables.reactions`).
 
 Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
 was handed to the computer or its secret replaced (the page reloads).
@@ -46,13 +47,14 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    React,
     Start,
     parse_message,
 )
 
 log = logging.getLogger("cardwar.web.socket")
 
-__all__ = ["MAX_MESSAGE", "Connection", "serve"]
+__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "hit", "serve"]
 
 #: Most stored events sent again on a reconnection; beyond it, a full state.
 MAX_REPLAY = 200
@@ -63,7 +65,7 @@ MESSAGE_RATE = (60, 10.0)
 DEFAULT_HEARTBEAT = 20.0
 
 
-async def _hit(limiter: AsyncLimiter) -> bool:
+async def hit(limiter: AsyncLimiter) -> bool:
     """Take one message's room in ``limiter``; False (nothing taken) when it is full.
 
     A bucket per connection: no shared storage to scan and expire. With room
@@ -174,7 +176,7 @@ class Connection:
         table = await self.service.get(self.game_id)
         if table is None:
             return
-        if not await _hit(self._messages):
+        if not await hit(self._messages):
             await self.error(table, "rate_limited")
             return
         try:
@@ -187,12 +189,18 @@ class Connection:
         if isinstance(msg, Ping):
             await self.send(table, {"type": "pong", "seq": None})
             return
+        if isinstance(msg, React) and self.seat is None:  # spectators react too
+            try:
+                await self.service.reactions.react(table, None, msg.key, connection=id(self))
+            except TableError as exc:
+                await self.error(table, exc.code)
+            return
         if self.seat is None or not self._still_mine(table):
             await self.error(table, "not_seated")
             return
         try:
             if isinstance(msg, Flip):
-                if not await _hit(self._flips):
+                if not await hit(self._flips):
                     await self.error(table, "rate_limited")
                     return
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)
@@ -202,6 +210,8 @@ class Connection:
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):
                 await self.service.hand_over(self.game_id, self.seat, msg.seat)
+            elif isinstance(msg, React):
+                await self.service.reactions.react(table, self.seat, msg.key)
         except TableError as exc:
             await self.error(table, exc.code)
 

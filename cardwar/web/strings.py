@@ -12,10 +12,17 @@ from typing import Any
 
 from babel import Locale
 
-from cardwar.engine import PEACE
+from cardwar.engine import PEACE, VARIANTS
+from cardwar.tables.events import REACTIONS
 
 from . import i18n
 from .variants import page_of
+
+#: The emoji of the reactions that show one (the others show their words).
+REACTION_EMOJI: dict[str, str] = {
+    "clap": "\U0001F44F", "wow": "\U0001F62E", "laugh": "\U0001F602", "sad": "\U0001F622",
+    "dove": "\U0001F54A\uFE0F",
+}
 
 
 def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
@@ -150,6 +157,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "T": _("ten"), "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
             },
             "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+            **_social_strings(locale, variant),
             "errors": {
                 "not_creator": _("Only the player who created the game can start it."),
                 "not_seated": _("You are not seated at this table."),
@@ -164,7 +172,88 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "no_seat": _("Every seat is taken."),
                 "already_seated": _("You already have a seat at this table."),
                 "no_game": _("This game does not exist."),
+                "too_many_reactions": _("Not so fast: wait a moment before reacting again."),
             },
+        }
+    finally:
+        i18n.current_locale.reset(token)
+
+
+def reaction_words(variant: str = PEACE.name) -> dict[str, str]:
+    """Each reaction's words in the current locale: what a phrase says, or
+    what an emoji means (its label for screen readers). Keys:
+    :data:`~cardwar.tables.events.REACTIONS`."""
+    _ = i18n.gettext
+    words = {
+        "clap": _("Applause"),
+        "wow": _("Wow"),
+        "laugh": _("That is funny"),
+        "sad": _("Oh no"),
+        "dove": _("A dove of peace"),
+        "gg": _("Good game"),
+        # TRANSLATORS: a reaction a player sends to the table when a tie starts a peace
+        "tie": _("Peace!") if page_of(variant).tie_word else _("War!"),
+        "again": _("One more?"),
+    }
+    return words
+
+
+def _social_strings(locale: str, variant: str) -> dict[str, Any]:
+    """The words of reactions and of sharing the result (see :func:`client_strings`)."""
+    _ = i18n.gettext
+    ngettext = i18n.ngettext
+    words = reaction_words(variant)
+    return {
+        "reactions": {key: {"emoji": REACTION_EMOJI.get(key, ""), "text": words[key]}
+                      for key in REACTIONS},
+        "react": _("React"),
+        "spectators_react": _("Spectators:"),
+        # TRANSLATORS: read out to screen readers: who reacted, and how
+        "reaction_from": _("{name}: {reaction}"),
+        "a_spectator": _("A spectator"),
+        "game_name": _(page_of(variant).title),
+        "share_result": _("Share the result"),
+        "share_won_me": _plural(lambda n: ngettext(
+            "I won a game of {game} on cardwar in {count} battle!",
+            "I won a game of {game} on cardwar in {count} battles!", n), locale),
+        "share_won": _plural(lambda n: ngettext(
+            "{name} won a game of {game} on cardwar in {count} battle.",
+            "{name} won a game of {game} on cardwar in {count} battles.", n), locale),
+        "share_draw": _plural(lambda n: ngettext(
+            "A game of {game} on cardwar ended in a draw after {count} battle.",
+            "A game of {game} on cardwar ended in a draw after {count} battles.", n), locale),
+        "share_replay": _("Watch the replay:"),
+        "share_copied": _("Copied: paste it wherever you like."),
+    }
+
+
+def listing_strings(locale: str) -> dict[str, Any]:
+    """Every string the open tables page's script shows, in ``locale``
+    (placeholders in braces, plurals by CLDR category as in :func:`client_strings`)."""
+    token = i18n.current_locale.set(locale)
+    try:
+        _ = i18n.gettext
+        ngettext = i18n.ngettext
+        return {
+            "variants": {name: _(page_of(name).title) for name in VARIANTS},
+            "languages": dict(i18n.LANGUAGE_NAMES),
+            "count": _plural(lambda n: ngettext(
+                "{count} open table", "{count} open tables", n), locale),
+            "none": _("No open table right now."),
+            # TRANSLATORS: how full an open table is, e.g. "1 of 2 players"
+            "players": _plural(lambda n: ngettext(
+                "{seated} of {count} player", "{seated} of {count} players", n), locale),
+            "free": _plural(lambda n: ngettext(
+                "{count} free seat", "{count} free seats", n), locale),
+            "new": _("just opened"),
+            "waiting": _plural(lambda n: ngettext(
+                "waiting for {count} minute", "waiting for {count} minutes", n), locale),
+            "join": _("Join"),
+            # TRANSLATORS: the join button's full name for screen readers, e.g.
+            # "Join this game of Peace (Italiano)"
+            "join_label": _("Join this game of {game} ({language})"),
+            "connecting": _("Connecting…"),
+            "reconnecting": _("The connection was lost. Reconnecting…"),
         }
     finally:
         i18n.current_locale.reset(token)

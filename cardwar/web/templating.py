@@ -23,6 +23,9 @@ from . import i18n
 from .variants import pages
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+#: ``og:locale`` of each of the site's languages (language_TERRITORY), for link previews.
+OG_LOCALES: dict[str, str] = {"en": "en_US", "it": "it_IT", "de": "de_DE", "es": "es_ES",
+                              "pl": "pl_PL", "cs": "cs_CZ"}
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 env = Environment(
@@ -139,8 +142,9 @@ def render(
     Every template gets ``request``, ``locale``, ``locales``,
     ``language_names``, ``alternates``, ``switch_url(target)``, ``version``,
     ``commit``, ``format_number``, ``format_percent``, ``static_url``,
-    ``module_url`` and ``variant_pages`` (every variant with its presentation),
-    plus ``context``.
+    ``module_url``, ``variant_pages`` (every variant with its presentation),
+    ``site_url`` (the absolute base URL) and ``og_locale`` (for link previews:
+    :mod:`cardwar.web.previews`), plus ``context``.
 
     Raises:
         ValueError: ``locale`` is not one of :data:`i18n.LOCALES`.
@@ -165,6 +169,8 @@ def render(
             "static_url": static_url,
             "module_url": module_url,
             "variant_pages": pages(),
+            "site_url": str(request.base_url).rstrip("/"),
+            "og_locale": OG_LOCALES.get(locale, "en_US"),
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

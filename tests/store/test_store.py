@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -30,7 +31,7 @@ async def test_migrations_create_the_file_and_tables(tmp_path):
         "select name from sqlite_master where type='table'")}
     assert {"games", "seats", "events", "alembic_version"} <= names
     version = sqlite3.connect(path).execute("select version_num from alembic_version").fetchone()
-    assert version == ("0001",)
+    assert version == ("0002",)
 
 
 async def test_create_load_save_and_events(tmp_path):
@@ -53,4 +54,27 @@ async def test_create_load_save_and_events(tmp_path):
     with pytest.raises(StaleWriteError):
         await store.save(again, [StoredEvent(4, "x", {})], 1)
     assert [e.seq for e in await store.events_since("g1", 0)] == [1, 2, 3]
+    await store.close()
+
+
+async def test_public_games_in_the_lobby_are_listed_without_secrets(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    old = _record("old")
+    old.created_at -= timedelta(hours=1)
+    for rec, public in ((_record("hidden"), False), (old, True), (_record("open"), True),
+                        (_record("started"), True)):
+        rec.public, rec.locale = public, "pl"
+        await store.create(rec, [])
+    started = await store.load("started")
+    assert started is not None and started.public and started.locale == "pl"
+    started.status = "playing"
+    await store.save(started, [], started.seq)
+    listed = await store.list_open(datetime.now(UTC) - timedelta(minutes=30), 10)
+    assert [r.id for r in listed] == ["open"]
+    assert listed[0].locale == "pl" and listed[0].created_at.tzinfo is not None
+    assert [s.secret_hash for s in listed[0].seats] == [None, None]
+    everything = await store.list_open(datetime.now(UTC) - timedelta(days=1), 10)
+    assert [r.id for r in everything] == ["open", "old"]
+    assert [r.id for r in await store.list_open(datetime(2000, 1, 1, tzinfo=UTC), 1)] == ["open"]
     await store.close()

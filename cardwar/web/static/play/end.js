@@ -51,6 +51,7 @@ export function renderEnd(v, state) {
   again.href = C.variant_page;
   links.appendChild(again);
   end.appendChild(links);
+  end.appendChild(shareBox(v, state));
   if (wasHidden) end.focus();
 }
 
@@ -116,4 +117,55 @@ export function renderRematch(v, state) {
   }
   button.hidden = v.ui.late;
   button.textContent = S.rematch_join;
+}
+
+/**
+ * The "share the result" button: the Web Share API where there is one (a
+ * phone's share sheet), else the text and the replay link to the clipboard;
+ * either way it says what it did.
+ * @param {View} v
+ * @param {State} state
+ */
+function shareBox(v, state) {
+  const { w, C } = v;
+  const box = el("p", "end__share");
+  const r = /** @type {import("./messages.js").Result} */ (state.result);
+  const text = w.shareText(r, state.seats, state.you);
+  const button = el("button", "button", w.S.share_result);
+  button.type = "button";
+  button.id = "share-result";
+  const note = el("span", "end__shared", v.ui.shared);
+  note.id = "share-note";
+  note.setAttribute("role", "status");
+  const said = (/** @type {string} */ what) => { v.ui.shared = what; note.textContent = what; };
+  button.addEventListener("click", () => {
+    const full = text + " " + w.S.share_replay + " " + C.share;
+    if (typeof navigator.share === "function") {
+      navigator.share({ title: document.title, text: text + " " + w.S.share_replay, url: C.share })
+        .catch(() => {});  // the sheet was closed: nothing to say
+    } else {
+      copyText(full).then(() => said(w.S.share_copied + " " + full), () => said(full));
+    }
+  });
+  box.append(button, " ", note);
+  return box;
+}
+
+/**
+ * Copy `text` to the clipboard (the async API where the page may use it, else
+ * a hidden field and the copy command).
+ * @param {string} text
+ * @returns {Promise<void>}
+ */
+export function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const field = document.createElement("textarea");
+  field.value = text;
+  field.setAttribute("readonly", "");
+  field.className = "visually-hidden";
+  document.body.appendChild(field);
+  field.select();
+  const done = document.execCommand("copy");
+  field.remove();
+  return done ? Promise.resolve() : Promise.reject(new Error("copy refused"));
 }

@@ -7,9 +7,13 @@
 
 import { byId, embedded } from "./cards.js";
 import { connect } from "./connection.js";
+import { copyText } from "./end.js";
 import { settlePot, slidePot } from "./pot.js";
-import { announce, render, renderIdle, renderNotice } from "./render.js";
-import { canFlip, idleSeats, reduce } from "./state.js";
+import {
+  announce, buildReactionBar, render, renderIdle, renderNotice,
+} from "./render.js";
+import { makeSound, cue } from "./sound.js";
+import { canFlip, idleSeats, nextExpiry, reduce } from "./state.js";
 import { makeWords } from "./words.js";
 
 /** @typedef {import("./state.js").State} State */
@@ -18,6 +22,8 @@ import { makeWords } from "./words.js";
 
 /** ms between a battle with a peace and its face-down cards being turned */
 const REVEAL_DELAY = 900;
+/** The localStorage key of "hide the others' reactions" ("on" when hidden). */
+const MUTE_KEY = "cardwar.reactions.hidden";
 
 const S = /** @type {import("./words.js").Strings} */ (embedded("play-strings"));
 const C = /** @type {import("./render.js").Config} */ (embedded("play-config"));
@@ -27,13 +33,19 @@ const query = new URLSearchParams(location.search);
 let state = null;
 /** @type {number | undefined} */
 let revealTimer;
+/** @type {number | undefined} */
+let expiryTimer;
+/** @type {Storage | null} */
+let storage = null;
+try { storage = window.localStorage; } catch (e) { /* storage blocked: nothing remembered */ }
+const sound = makeSound(storage);
 
 /** @type {View} */
 const view = {
   w, C, flip,
   send: (message) => link.send(message),
   ui: { focusPile: false, refused: query.get("error") === "full",
-    late: query.get("error") === "rematch" },
+    late: query.get("error") === "rematch", shared: "" },
 };
 
 /**
@@ -48,6 +60,26 @@ function dispatch(action) {
   state = after;
   const effect = /** @type {Effect<Action["type"]> | undefined} */ (EFFECTS[action.type]);
   (effect || draw)(after, action, before);
+  const name = cue(after, action);
+  if (name) sound.play(name);
+  if (after.reactions !== (before && before.reactions) || after.refused !== before?.refused) {
+    expireLater(after);
+  }
+}
+
+/** Take the shown reactions (and a refusal) down when their time is up. @param {State} s */
+function expireLater(s) {
+  window.clearTimeout(expiryTimer);
+  const at = nextExpiry(s);
+  if (at !== null) {
+    expiryTimer = window.setTimeout(() => dispatch({ type: "local:expire" }),
+      Math.max(0, at - Date.now()) + 20);
+  }
+}
+
+/** What the page remembers under `key`, or null. @param {string} key */
+function remembered(key) {
+  try { return storage ? storage.getItem(key) : null; } catch (e) { return null; }
 }
 
 function draw() { render(view, state); }
@@ -62,9 +94,19 @@ function draw() { render(view, state); }
  * @type {{[K in Action["type"]]?: Effect<K>}}
  */
 const EFFECTS = {
-  state() {
+  state(s) {
     window.clearTimeout(revealTimer);
+    if (!s.muted && remembered(MUTE_KEY) === "on") {
+      dispatch({ type: "local:mute", on: true });  // draws
+      return;
+    }
     draw();
+  },
+  reaction(s, m) {
+    draw();
+    if (m.seat !== null && m.seat === s.you) return;  // our own: seen already
+    const who = m.seat === null ? S.a_spectator : w.seatName(s.seats, m.seat);
+    announce(w.fmt(S.reaction_from, { name: who, reaction: S.reactions[m.key].text }));
   },
   battle(s, m) {
     window.clearTimeout(revealTimer);
@@ -144,6 +186,16 @@ document.addEventListener("keydown", (e) => {
 byId("auto-flip").addEventListener("change", (e) => {
   link.send({ type: "auto", on: /** @type {HTMLInputElement} */ (e.target).checked });
 });
+buildReactionBar(view);
+const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));
+muteBox.checked = remembered(MUTE_KEY) === "on";
+muteBox.addEventListener("change", () => {
+  try { if (storage) storage.setItem(MUTE_KEY, muteBox.checked ? "on" : "off"); } catch (e) { /**/ }
+  dispatch({ type: "local:mute", on: muteBox.checked });
+});
+const soundBox = /** @type {HTMLInputElement} */ (byId("sound-on"));
+soundBox.checked = sound.on();
+soundBox.addEventListener("change", () => sound.set(soundBox.checked));
 
 /**
  * A "Copy link" button: copies its field's link and says so.
@@ -157,13 +209,7 @@ function copyButton(buttonId, inputId, doneId) {
   const input = /** @type {HTMLInputElement} */ (byId(inputId));
   const done = () => { byId(doneId).textContent = S.copied; };
   const select = () => { input.select(); document.execCommand("copy"); done(); };
-  button.addEventListener("click", () => {
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(input.value).then(done, select);
-    } else {
-      select();
-    }
-  });
+  button.addEventListener("click", () => { copyText(input.value).then(done, select); });
 }
 copyButton("copy-link", "share-link", "copied");
 copyButton("copy-device-link", "device-link", "device-copied");  // seated players only

@@ -102,6 +102,10 @@ export {};
 /** @typedef {{type: "watchers", seq: null, count: number}} WatchersMessage  spectators */
 /** @typedef {{type: "idle", seq: null, battle: number, left: number | null}} IdleMessage
  *   `left`: seconds before the game flips for whoever has not flipped for `battle` */
+/** @typedef {"clap" | "wow" | "laugh" | "sad" | "dove" | "gg" | "tie" | "again"} ReactionKey
+ *   the preset reactions (cardwar.tables.events.REACTIONS); strings.reactions words them */
+/** @typedef {{type: "reaction", seq: null, seat: number | null, key: ReactionKey}}
+ *   ReactionMessage  a player (or a spectator: seat null) reacted; shown briefly */
 /** @typedef {{type: "error", seq: null, code: string}} ErrorMessage  `code`: a key of
  *   strings.errors */
 /** @typedef {{type: "ping", seq: null}} PingMessage  the server's heartbeat: answer with pong */
@@ -113,12 +117,13 @@ export {};
  * then presence, gone and watchers for every seat (or a new `state`).
  * @typedef {StateMessage | JoinedMessage | StartedMessage | FlippedMessage | BattleMessage |
  *   OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
- *   PresenceMessage | GoneMessage | WatchersMessage | IdleMessage | ErrorMessage |
- *   PingMessage | PongMessage} ServerMessage
+ *   PresenceMessage | GoneMessage | WatchersMessage | IdleMessage | ReactionMessage |
+ *   ErrorMessage | PingMessage | PongMessage} ServerMessage
  */
 
 /**
  * Every message the page sends (cardwar/web/protocol.py validates them).
  * @typedef {{type: "flip", battle: number} | {type: "auto", on: boolean} | {type: "start"} |
- *   {type: "hand_over", seat: number} | {type: "ping"} | {type: "pong"}} ClientMessage
+ *   {type: "hand_over", seat: number} | {type: "react", key: ReactionKey} | {type: "ping"} |
+ *   {type: "pong"}} ClientMessage
  */

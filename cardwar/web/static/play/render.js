@@ -5,7 +5,7 @@
 
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
-import { canFlip, idleLeft, idleSeats, isCreator } from "./state.js";
+import { canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./messages.js").Seat} Seat */
@@ -22,6 +22,7 @@ import { canFlip, idleLeft, idleSeats, isCreator } from "./state.js";
  * @property {string} replay
  * @property {string} download
  * @property {string} variant_page
+ * @property {string} share  the game's replay link to share (absolute, any language)
  */
 
 /**
@@ -32,9 +33,10 @@ import { canFlip, idleLeft, idleSeats, isCreator } from "./state.js";
  * @property {Config} C
  * @property {(message: ClientMessage) => void} send
  * @property {() => void} flip  flip our pile (when it can be flipped)
- * @property {{focusPile: boolean, refused: boolean, late: boolean}} ui  focusPile: put the
- *   focus on our pile once it is drawn; refused: the join was refused (?error=full);
- *   late: the rematch started without us (?error=rematch)
+ * @property {{focusPile: boolean, refused: boolean, late: boolean, shared: string}} ui
+ *   focusPile: put the focus on our pile once it is drawn; refused: the join was refused
+ *   (?error=full); late: the rematch started without us (?error=rematch); shared: what
+ *   the share button says it did
  */
 
 /**
@@ -55,6 +57,7 @@ export function render(v, state) {
   renderEnd(v, state);
   renderRematch(v, state);
   renderWatchers(v, state);
+  renderReactions(v, state);
 }
 
 /** Read a text out to screen readers (the live region). @param {string} text */
@@ -165,6 +168,8 @@ function lobbySeat(v, state, s) {
     seatTags(v, state, s, li);
     if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
     if (s.kind === "human") li.appendChild(presenceEl(v, state, s));
+    const said = reactionBubble(v, state, s.seat);
+    if (said) li.appendChild(said);
   }
   return li;
 }
@@ -266,6 +271,8 @@ export function tableSeat(v, state, s) {
       head.appendChild(hand);
     }
   }
+  const said = reactionBubble(v, state, seat);
+  if (said) head.appendChild(said);
   const flipped = g.flipped.indexOf(seat) >= 0;
   const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready" : "wait";
   if (st) {
@@ -335,4 +342,72 @@ export function renderWatchers(v, state) {
   const n = state.stale ? 0 : state.watchers || 0;
   box.hidden = n <= 0;
   box.textContent = n > 0 ? v.w.plural(v.w.S.watching_count, n) : "";
+}
+
+// -- reactions -----------------------------------------------------------------
+/**
+ * A reaction as the page shows it: its emoji (named for screen readers) or its words.
+ * @param {View} v
+ * @param {import("./messages.js").ReactionKey} key
+ */
+export function reactionEl(v, key) {
+  const r = v.w.S.reactions[key];
+  if (!r.emoji) return el("span", "reaction reaction--words", r.text);
+  const e = el("span", "reaction reaction--emoji", r.emoji);
+  e.setAttribute("role", "img");
+  e.setAttribute("aria-label", r.text);
+  e.title = r.text;
+  return e;
+}
+
+/**
+ * The newest reaction a seat shows, or null.
+ * @param {View} v
+ * @param {State} state
+ * @param {number} seat
+ */
+function reactionBubble(v, state, seat) {
+  const shown = reactionsOf(state, seat, Date.now());
+  return shown.length ? reactionEl(v, shown[shown.length - 1].key) : null;
+}
+
+/**
+ * The row of preset reactions (made once): each button sends its key.
+ * @param {View} v
+ */
+export function buildReactionBar(v) {
+  const bar = byId("reaction-buttons");
+  if (bar.childElementCount) return;
+  for (const [key, r] of Object.entries(v.w.S.reactions)) {
+    const b = el("button", "button button--quiet reactions__button", r.emoji || r.text);
+    b.type = "button";
+    b.dataset.reaction = key;
+    if (r.emoji) {
+      b.setAttribute("aria-label", r.text);
+      b.title = r.text;
+    }
+    b.addEventListener("click", () => v.send({
+      type: "react", key: /** @type {import("./messages.js").ReactionKey} */ (key) }));
+    bar.appendChild(b);
+  }
+}
+
+/**
+ * The reactions' parts besides the seats: the spectators' reactions (shown
+ * apart from the players'), and "not so fast" after a refused one.
+ * @param {View} v
+ * @param {State} state
+ */
+export function renderReactions(v, state) {
+  const now = Date.now();
+  byId("reactions").hidden = false;
+  const box = byId("spectator-reactions");
+  box.textContent = "";
+  const theirs = reactionsOf(state, null, now);
+  box.hidden = !theirs.length;
+  if (theirs.length) {
+    box.appendChild(el("span", "reactions__who", v.w.S.spectators_react));
+    theirs.forEach((r) => box.appendChild(reactionEl(v, r.key)));
+  }
+  byId("reaction-note").textContent = state.refused > now ? v.w.S.errors.too_many_reactions : "";
 }

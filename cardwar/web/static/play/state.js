@@ -11,6 +11,20 @@
 /** @typedef {import("./messages.js").Seat} Seat */
 /** @typedef {import("./messages.js").BattleMessage} BattleMessage */
 /** @typedef {import("./messages.js").Result} Result */
+/** @typedef {import("./messages.js").ReactionKey} ReactionKey */
+
+/** How long a reaction is shown, in ms. */
+export const REACTION_MS = 4000;
+/** How long "not so fast" is shown after a refused reaction, in ms. */
+export const REFUSED_MS = 3000;
+/** Spectators' reactions shown at once (the newest). */
+export const SPECTATOR_REACTIONS = 3;
+
+/**
+ * A reaction being shown: who sent it (null: a spectator), which, until when
+ * (on the `now` clock, ms) and its number on this page (from 1).
+ * @typedef {{seat: number | null, key: ReactionKey, until: number, n: number}} ShownReaction
+ */
 
 /**
  * What the page shows: the server's snapshot, kept up to date by its events,
@@ -29,17 +43,25 @@
  * @property {{battle: number, deadline: number} | null} idle  the coming battle's idle
  *   clock: when (on the `now` clock, ms) the game flips for whoever has not flipped
  * @property {string | null} error  the code of the last error frame (a key of strings.errors)
+ * @property {ShownReaction[]} reactions  shown now: the newest of each seat, and a few of
+ *   the spectators'
+ * @property {number} reacted  reactions received so far (numbers them)
+ * @property {boolean} muted  the others' reactions are hidden (this player's choice)
+ * @property {number} refused  until when (ms) a refused reaction is said; 0: not
  */
 
 /**
  * What the page itself does, reduced like the server's messages ("local:" never
  * comes from the server).
  * @typedef {{type: "local:flip"} | {type: "local:reveal", battle: number} |
- *   {type: "local:lost"} | {type: "local:retry"}} LocalAction
+ *   {type: "local:lost"} | {type: "local:retry"} | {type: "local:mute", on: boolean} |
+ *   {type: "local:expire"}} LocalAction
  *   local:flip - we flip: shown at once, pending until the server's "flipped";
  *   local:reveal - the face-down cards of `battle` are turned (a moment after it);
  *   local:lost - the connection dropped; local:retry - connecting again: an
- *   unconfirmed flip is dropped (the catch-up brings it back if it arrived).
+ *   unconfirmed flip is dropped (the catch-up brings it back if it arrived);
+ *   local:mute - hide (on) or show the others' reactions; local:expire - the time
+ *   of a shown reaction (or of a refusal) is up.
  */
 
 /** @typedef {ServerMessage | LocalAction} Action */
@@ -60,7 +82,7 @@
  * @returns {State | null}
  */
 export function reduce(state, action, now = 0) {
-  if (action.type === "state") return snapshot(action, now);
+  if (action.type === "state") return snapshot(action, now, state);
   if (!state) return state;
   const seq = "seq" in action ? action.seq : null;
   if (seq !== null && seq !== undefined) {
@@ -72,18 +94,24 @@ export function reduce(state, action, now = 0) {
 }
 
 /**
- * The state a `state` message gives: it replaces everything.
+ * The state a `state` message gives: it replaces everything the server knows;
+ * what only this page knows (reactions on show, muting) stays.
  * @param {StateMessage} m
  * @param {number} now
+ * @param {State | null} before
  * @returns {State}
  */
-function snapshot(m, now) {
+function snapshot(m, now, before) {
   return {
     seq: m.seq, you: m.you, game: m.game, seats: m.seats, watchers: m.watchers || 0,
     last: m.last, result: m.result,
     revealed: true, stale: false, pending: false, error: null,
     idle: m.idle === null || m.idle === undefined ? null
       : { battle: m.game.battle + 1, deadline: now + m.idle * 1000 },
+    reactions: before ? before.reactions.filter((r) => r.until > now) : [],
+    reacted: before ? before.reacted : 0,
+    muted: before ? before.muted : false,
+    refused: 0,
   };
 }
 
@@ -99,6 +127,7 @@ export function dealt(deal) {
   return {
     seq: 0, you: null, watchers: 0, last: null, result: null,
     revealed: true, stale: false, pending: false, idle: null, error: null,
+    reactions: [], reacted: 0, muted: false, refused: 0,
     seats: deal.seats.map((s) => ({ ...s, online: false, auto_flip: false, gone: false })),
     game: {
       players, battle: 0, counts: deal.start_counts, in_play: deal.start_counts.map(() => true),
@@ -149,7 +178,22 @@ const ON = {
     };
   },
   over: (s, m) => ({ ...withGame(s, { status: "over" }), result: m, idle: null }),
-  error(s, m) {
+  reaction(s, m, now) {
+    if (s.muted && (m.seat === null || m.seat !== s.you)) return s;
+    const n = s.reacted + 1;
+    // a seat's new reaction replaces its last one; spectators' stack up, a few at most
+    let keep = s.reactions.filter((r) => r.until > now && (m.seat === null || r.seat !== m.seat));
+    const theirs = keep.filter((r) => r.seat === null);
+    if (m.seat === null && theirs.length >= SPECTATOR_REACTIONS) {
+      const oldest = theirs[theirs.length - SPECTATOR_REACTIONS];
+      keep = keep.filter((r) => r.seat !== null || r.n > oldest.n);
+    }
+    return { ...s, reacted: n,
+      reactions: [...keep, { seat: m.seat, key: m.key, until: now + REACTION_MS, n }] };
+  },
+  error(s, m, now) {
+    // a refused reaction: said for a moment by the reactions, not in the status line
+    if (m.code === "too_many_reactions") return { ...s, refused: now + REFUSED_MS };
     // a refused flip did not count: the pile can be flipped again
     if (s.pending && (m.code === "rate_limited" || m.code === "bad_message")) s = unflip(s);
     return { ...s, error: m.code };
@@ -165,6 +209,17 @@ const ON = {
     s.revealed || !s.last || s.last.battle !== a.battle ? s : { ...s, revealed: true },
   "local:lost": (s) => (s.stale ? s : { ...s, stale: true }),
   "local:retry": (s) => (s.pending ? unflip(s) : s),
+  "local:mute"(s, a) {
+    if (s.muted === a.on) return s;
+    const mine = (/** @type {ShownReaction} */ r) => r.seat !== null && r.seat === s.you;
+    return { ...s, muted: a.on, reactions: a.on ? s.reactions.filter(mine) : s.reactions };
+  },
+  "local:expire"(s, _a, now) {
+    const reactions = s.reactions.filter((r) => r.until > now);
+    const refused = s.refused > now ? s.refused : 0;
+    if (reactions.length === s.reactions.length && refused === s.refused) return s;
+    return { ...s, reactions, refused };
+  },
 };
 
 /**
@@ -235,4 +290,26 @@ export function idleLeft(s, now) {
   if (g.status !== "playing" || !s.idle || s.idle.battle !== g.battle + 1 ||
       !idleSeats(s).length) return null;
   return Math.max(0, Math.ceil((s.idle.deadline - now) / 1000));
+}
+
+/**
+ * The reaction `seat` (null: the spectators') shows now, the newest last.
+ * @param {State} s
+ * @param {number | null} seat
+ * @param {number} now
+ * @returns {ShownReaction[]}
+ */
+export function reactionsOf(s, seat, now) {
+  return s.reactions.filter((r) => r.seat === seat && r.until > now);
+}
+
+/**
+ * When (ms) the next shown reaction or refusal runs out, or null when nothing is shown.
+ * @param {State} s
+ * @returns {number | null}
+ */
+export function nextExpiry(s) {
+  const times = s.reactions.map((r) => r.until);
+  if (s.refused) times.push(s.refused);
+  return times.length ? Math.min(...times) : null;
 }

@@ -7,6 +7,8 @@
 /** @typedef {import("./messages.js").Game} Game */
 
 /** @typedef {Record<string, string>} PluralForms  a text per CLDR category (one, few, many…) */
+/** @typedef {{emoji: string, text: string}} ReactionWords  a reaction's emoji ("" for a
+ *   phrase) and its words (what an emoji means, for screen readers) */
 
 /**
  * Every string the game and replay pages show; `{name}`-style placeholders.
@@ -76,6 +78,18 @@
  * @property {Record<string, string>} ranks
  * @property {Record<string, string>} suits
  * @property {Record<string, string>} errors  error code -> text
+ * @property {Record<string, ReactionWords>} reactions  each preset reaction
+ * @property {string} react
+ * @property {string} spectators_react
+ * @property {string} reaction_from
+ * @property {string} a_spectator
+ * @property {string} game_name  the variant's name
+ * @property {string} share_result
+ * @property {PluralForms} share_won_me
+ * @property {PluralForms} share_won
+ * @property {PluralForms} share_draw
+ * @property {string} share_replay
+ * @property {string} share_copied
  */
 
 /**
@@ -177,8 +191,21 @@ export function makeWords(S, locale) {
     if (g.battle_limit) return fmt(S.battle_of, { n: num(n), limit: num(g.battle_limit) });
     return fmt(S.battle, { n: num(n) });
   }
+  /**
+   * The result to share, from the reader's side: "I won…" for the winner,
+   * "{name} won…" for the others, or a draw; `{count}` battles.
+   * @param {import("./messages.js").Result} r
+   * @param {Seat[]} seats
+   * @param {number | null} you
+   */
+  function shareText(r, seats, you) {
+    const args = { game: S.game_name };
+    if (r.outcome !== "win" || r.winner === null) return plural(S.share_draw, r.battles, args);
+    if (r.winner === you) return plural(S.share_won_me, r.battles, args);
+    return plural(S.share_won, r.battles, { ...args, name: seatName(seats, r.winner) });
+  }
   return { S, fmt, num, plural, cardName, seatName, tieLetters, battleOutcome, summary,
-    battleNumber };
+    battleNumber, shareText };
 }
 
 /** @typedef {ReturnType<typeof makeWords>} Words */
