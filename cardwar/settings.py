@@ -26,6 +26,8 @@ class Settings(BaseSettings):
             leaves the list (unless it fills or starts first).
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
+        testing_seed: test-only: the seed of every new game, so its seating is
+            known (never in production).
     """
 
     model_config = SettingsConfigDict(env_prefix="CARDWAR_", extra="ignore")
@@ -41,3 +43,4 @@ class Settings(BaseSettings):
     open_table_ttl: float = 1800.0
     commit: str | None = None
     testing_stacked_deck: bool = False
+    testing_seed: str | None = None

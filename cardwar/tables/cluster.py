@@ -123,6 +123,8 @@ class Cluster:
         """
         if self.presence.heard(game_id, message, origin):
             return
+        if message.get("type") == "started" and isinstance(message.get("seating"), list):
+            self.presence.reseat(game_id, list(message["seating"]))
         seq = message.get("seq")
         table = self.cache.get(game_id)
         if seq is None or table is None or self.cache.is_stale(game_id) or seq <= table.seq:

@@ -26,6 +26,7 @@ text (each page words them in its reader's language).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast, get_args
@@ -64,11 +65,15 @@ class Joined(TypedDict):
 
 
 class Started(TypedDict):
-    """The game started (open and reserved seats went to the computer)."""
+    """The game started (open and reserved seats went to the computer) and the
+    seed drew the seating (RULES.md 9): ``seating[s]`` is the lobby seat of the
+    player who now sits at table seat ``s``; every later message numbers seats
+    by table seat."""
 
     type: Literal["started"]
     seq: int
     counts: list[int]
+    seating: NotRequired[list[int]]
 
 
 class Flipped(TypedDict):
@@ -249,8 +254,11 @@ def _joined(t: TableState, e: Joined) -> bool:
 
 
 def _started(t: TableState, e: Started) -> bool:
-    if t.record.status != "lobby":
+    order = e.get("seating") or list(range(len(t.record.seats)))
+    if t.record.status != "lobby" or sorted(order) != list(range(len(t.record.seats))):
         return False
+    lobby = t.record.seats
+    t.record.seats = [dataclasses.replace(lobby[p], seat=s) for s, p in enumerate(order)]
     t.record.status, t.record.flipped = "playing", []
     return True
 

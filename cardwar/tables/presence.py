@@ -138,6 +138,18 @@ class Presence:
             self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
         return True
 
+    def reseat(self, game_id: str, order: list[int]) -> None:
+        """The game started and the seed drew the seating (``order[s]``: the lobby
+        seat now at table seat ``s``): number what is known here by table seat."""
+        where = {p: s for s, p in enumerate(order)}
+        counter = self._online.get(game_id)
+        if counter is not None:
+            self._online[game_id] = Counter({where.get(p, p): n for p, n in counter.items()})
+        if game_id in self._gone:
+            self._gone[game_id] = {where.get(p, p) for p in self._gone[game_id]}
+        for origin, seats in self._remote_online.get(game_id, {}).items():
+            self._remote_online[game_id][origin] = {where.get(p, p) for p in seats}
+
     def handed_over(self, game_id: str, seat: int) -> None:
         """``seat`` is the computer's now: no longer a gone player's."""
         self._gone.get(game_id, set()).discard(seat)

@@ -136,7 +136,7 @@ class TableService:
         if self.settings.testing_stacked_deck:
             deal: dict[str, Any] = {"hands": stacked_hands(v, players)}
         else:
-            deal = {"seed": new_seed()}
+            deal = {"seed": self.settings.testing_seed or new_seed()}
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
@@ -226,6 +226,8 @@ class TableService:
                          latency: float | None) -> None:
         """Publish ``events`` (saved), count them, and arm the timers they call for."""
         for event in events:
+            if event["type"] == "started" and "seating" in event:
+                self.presence.reseat(table.id, event["seating"])
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)

@@ -11,7 +11,7 @@ the stacked hands only once the game is over, seat secrets never.
      "game": {<engine seat_view: "viewer", "battle", "counts", "in_play", "eliminated",
               "pot", "outcome", "reason", "winner">, "id", "variant", "players",
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
-              "creator", "rematch", "rematch_by"},
+              "creator", "rematch", "rematch_by", "seating"},
      "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
      "watchers": 2, "idle": 7.5 | None,
      "last": <battle event> | None, "result": <over event data> | None}
@@ -99,6 +99,7 @@ def view_message(
             "creator": table.creator,
             "rematch": table.rematch,
             "rematch_by": table.rematch_by,
+            "seating": table.seating() if record.status != "lobby" else None,
         },
         "seats": [
             {"seat": s.seat, "kind": s.kind, "nickname": s.nickname,

@@ -145,6 +145,13 @@ class Connection:
             return True
         return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
 
+    def _reseat(self, table: Table) -> None:
+        """Follow our seat when the game starts and the seed draws the seating."""
+        if self.seat is not None and self.secret and table.status != "lobby":
+            now = table.seat_of(hash_secret(self.secret))
+            if now is not None:
+                self.seat = now
+
     async def pump(self, sub: Any, after: int) -> None:
         """Send every published event above ``after`` to this socket."""
         async for event in sub:
@@ -154,6 +161,8 @@ class Connection:
             table = await self.service.get(self.game_id)
             if table is None:
                 return
+            if event.get("type") == "started":
+                self._reseat(table)
             await self.send(table, event)
             if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
                 await self.ws.close(code=4001)
@@ -195,6 +204,7 @@ class Connection:
             except TableError as exc:
                 await self.error(table, exc.code)
             return
+        self._reseat(table)
         if self.seat is None or not self._still_mine(table):
             await self.error(table, "not_seated")
             return
@@ -259,4 +269,4 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
             for task in tasks:
                 with contextlib.suppress(BaseException):
                     await task
-            await service.disconnect(table.id, seat)
+            await service.disconnect(table.id, conn.seat)

@@ -12,6 +12,7 @@ import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
 /** @typedef {import("../../cardwar/web/static/play/state.js").State} State */
 /** @typedef {import("../../cardwar/web/static/play/state.js").Action} Action */
+/** @typedef {import("../../cardwar/web/static/play/messages.js").Seat} Seat */
 
 const NOW = 50_000;
 
@@ -102,6 +103,32 @@ describe("state: lobby messages", () => {
     assert.equal(s.game.status, "playing");
     assert.deepEqual(s.game.counts, [26, 26]);
     assert.deepEqual(s.game.flipped, []);
+  });
+});
+
+describe("state: the seating drawn at the start (RULES.md 9)", () => {
+  it("started: seats, ours, the creator and shown reactions go by table seat", () => {
+    const three = [
+      { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false, gone: false },
+      { seat: 1, kind: "human", nickname: "Bob", online: false, auto_flip: false, gone: false },
+      { seat: 2, kind: "computer", nickname: null, online: true, auto_flip: false, gone: false },
+    ];
+    const before = apply(lobby({ seats: /** @type {Seat[]} */ (three),
+      game: { players: 3, counts: [0, 0, 0] } }),
+    { type: "reaction", seq: null, seat: 0, key: "clap" });
+    const s = apply(before, { type: "started", seq: 5, counts: [17, 17, 17], seating: [1, 2, 0] });
+    assert.deepEqual(s.seats.map((x) => [x.seat, x.nickname, x.kind, x.online]),
+      [[0, "Bob", "human", false], [1, null, "computer", true], [2, "Ann", "human", true]]);
+    assert.equal(s.you, 2);  // Ann, the creator, was drawn to table seat 2
+    assert.equal(s.game.creator, 2);  // still Ann, the creator, wherever she sits
+    assert.deepEqual(s.game.seating, [1, 2, 0]);
+    assert.deepEqual(s.reactions.map((r) => r.seat), [2]);
+  });
+
+  it("started without a seating (a stacked deal): the lobby's order", () => {
+    const s = apply(lobby(), { type: "started", seq: 5, counts: [26, 26] });
+    assert.deepEqual(s.seats.map((x) => x.nickname), ["Ann", null]);
+    assert.equal(s.you, 0);
   });
 });
 

@@ -9,7 +9,7 @@ import pytest
 from cardwar.bus import LocalBus
 from cardwar.settings import Settings
 from cardwar.store import Store
-from cardwar.tables import TableError, TableService
+from cardwar.tables import TableError, TableService, hash_secret
 
 pytestmark = pytest.mark.anyio
 
@@ -82,12 +82,14 @@ async def test_computer_seats_flip_by_themselves(tmp_path):
 
 async def test_a_computer_game_plays_itself_with_auto_flip(tmp_path):
     service = await _service(tmp_path)
-    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    table, secret = await service.create("war", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
-    await service.set_auto(table.id, 0, True)
+    ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
+    assert ann is not None
+    await service.set_auto(table.id, ann, True)
     await _until(lambda: table.game.battles >= 3)
-    await service.set_auto(table.id, 0, False)
-    assert table.record.seats[0].auto_flip is False
+    await service.set_auto(table.id, ann, False)
+    assert table.record.seats[ann].auto_flip is False
     await _close(service)
 
 
@@ -130,19 +132,21 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
 
 async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_path):
     service = await _service(tmp_path, flip_timeout=0.05)
-    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    table, secret = await service.create("war", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
+    ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
+    assert ann is not None
     # battle 1: the computer flips and waits, so Ann's clock runs and she is flipped for
     await _until(lambda: table.game.battles >= 1)
     # battle 2: the computer flips, but no human has flipped lately: no clock
-    await _until(lambda: 1 in table.record.flipped or table.status != "playing")
+    await _until(lambda: 1 - ann in table.record.flipped or table.status != "playing")
     async with service.cache.lock(table.id):  # the computer's flip is done
         assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
     assert table.game.battles == 1 or table.status != "playing"
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
     if table.status == "playing":
-        await service.flip(table.id, 0)
+        await service.flip(table.id, ann)
         assert table.game.battles == 2 or table.status != "playing"
     await _close(service)
 

@@ -65,6 +65,8 @@ export {};
  * @property {string | null} rematch  the rematch's game id, once offered
  * @property {number | null} rematch_by  the seat that offered it
  * @property {string} [commitment]
+ * @property {number[] | null} [seating]  who sits where, drawn from the seed at the start
+ *   (RULES.md 9): item t is the lobby seat of the player at table seat t; null in the lobby
  */
 
 /**
@@ -87,7 +89,8 @@ export {};
  *   a catch-up too long) */
 /** @typedef {{type: "joined", seq: number, seat: number, kind: SeatKind,
  *   nickname: string | null, creator?: number | null}} JoinedMessage */
-/** @typedef {{type: "started", seq: number, counts: number[]}} StartedMessage */
+/** @typedef {{type: "started", seq: number, counts: number[], seating?: number[]}}
+ *   StartedMessage  `seating`: who sits where from now on (see Game) */
 /** @typedef {{type: "flipped", seq: number, seat: number, battle: number, by?: string}}
  *   FlippedMessage */
 /** @typedef {BattleRecord & {type: "battle", seq: number | null, in_play?: boolean[]}}

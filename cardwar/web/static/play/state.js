@@ -132,7 +132,7 @@ export function dealt(deal) {
     game: {
       players, battle: 0, counts: deal.start_counts, in_play: deal.start_counts.map(() => true),
       status: "playing", flipped: [], creator: null, tie_word: deal.tie_word,
-      battle_limit: deal.battle_limit, rematch: null, rematch_by: null,
+      battle_limit: deal.battle_limit, rematch: null, rematch_by: null, seating: null,
     },
   };
 }
@@ -162,7 +162,7 @@ const ON = {
   }),
   rematch: (s, m) => withGame(s, { rematch: m.game, rematch_by: m.by ?? s.game.rematch_by }),
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
-  started: (s, m) => withGame(s, { status: "playing", counts: m.counts, flipped: [] }),
+  started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
     const f = s.game.flipped;
@@ -221,6 +221,31 @@ const ON = {
     return { ...s, reactions, refused };
   },
 };
+
+/**
+ * The game starts and the seed draws the seating (RULES.md 9): `seating[t]` is the
+ * lobby seat now at table seat `t`; seats, ours, the creator and the reactions on
+ * show are numbered by table seat from here on.
+ * @param {State} s
+ * @param {import("./messages.js").StartedMessage} m
+ * @returns {State}
+ */
+function seatDrawn(s, m) {
+  const order = m.seating || s.seats.map((_, i) => i);
+  const at = (/** @type {number} */ lobby) => order.indexOf(lobby);
+  const seats = order.map((lobby, seat) => ({ ...s.seats[lobby], seat }));
+  // the creator is the same player, wherever drawn: the human of the lowest lobby seat
+  const humans = seats.filter((x) => x.kind === "human").map((x) => x.seat)
+    .sort((a, b) => order[a] - order[b]);
+  return {
+    ...s,
+    seats,
+    you: s.you === null ? null : at(s.you),
+    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
+    game: { ...s.game, status: "playing", counts: m.counts, flipped: [], seating: order,
+      creator: humans.length ? humans[0] : null },
+  };
+}
 
 /**
  * @param {State} s
