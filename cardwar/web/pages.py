@@ -9,6 +9,7 @@ without new code; its name, tagline, route and template come from
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from babel.lists import format_list
@@ -158,7 +159,8 @@ def stats_rows(v: Variant) -> list[dict[str, Any]]:
             "games": games,
             "mean": round(r["mean_battles"]),
             "median": round(r["median_battles"]),
-            "draw_share": r["draw_share"],
+            # every draw: the battle limit or endless, and a tie nobody can break
+            "draw_share": Decimal(games - r["reasons"].get("all_cards", 0)) / Decimal(games),
             "limit_share": r["reasons"].get("battle_limit", 0) / games,
             "cycle_share": r["reasons"].get("cycle", 0) / games,
             "bar_mean": r["mean_battles"] / top,

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, dealt, idleLeft, idleSeats, isCreator, reduce,
+  canFlip, dealt, idleLeft, idleSeats, isCreator, placings, reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
@@ -405,5 +405,24 @@ describe("state: the replay applies the logged battles", () => {
     assert.deepEqual(end.game.counts, [19, 32, 0]);
     assert.deepEqual(end.game.in_play, [true, true, false]);
     assert.equal(end.last?.winner, 1);
+  });
+});
+
+describe("state: placings (RULES.md 7)", () => {
+  /** @param {Partial<import("../../cardwar/web/static/play/messages.js").Result>} o */
+  const result = (o) => /** @type {import("../../cardwar/web/static/play/messages.js").Result} */ ({
+    outcome: "win", reason: "all_cards", winner: 0, battles: 9, final_counts: [52, 0, 0, 0],
+    eliminated: {}, seed: null, hands: null, command: null, ...o });
+
+  it("players who go out in the same battle share a placing", () => {
+    const r = result({ eliminated: { 1: 9, 2: 4, 3: 4 } });
+    assert.deepEqual(placings(r), [{ seat: 0, place: 1 }, { seat: 1, place: 2 },
+      { seat: 2, place: 3 }, { seat: 3, place: 3 }]);
+  });
+
+  it("a draw: the players still in play share the first place", () => {
+    const r = result({ outcome: "draw", reason: "battle_limit", winner: null,
+      final_counts: [20, 0, 12, 20], eliminated: { 1: 300 } });
+    assert.deepEqual(placings(r).map((p) => [p.seat, p.place]), [[0, 1], [2, 1], [3, 1], [1, 4]]);
   });
 });

@@ -93,7 +93,7 @@ export function seatBox(w, state, seat) {
   if (!state.game.in_play[seat]) box.classList.add("tseat--out");
   if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
   const head = el("header", "tseat__head");
-  head.appendChild(el("span", "tseat__name", name));
+  head.appendChild(el("bdi", "tseat__name", name));  // a nickname of any script
   box.appendChild(head);
   return { box, head };
 }

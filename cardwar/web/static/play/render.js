@@ -23,6 +23,7 @@ import { canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js
  * @property {string} download
  * @property {string} variant_page
  * @property {string} share  the game's replay link to share (absolute, any language)
+ * @property {boolean} [rematch_late]  the rematch has started without this viewer
  */
 
 /**
@@ -144,6 +145,7 @@ export function renderLobby(v, state) {
   } else if (!open) {
     area.textContent = S.watching;
   }
+  byId("seating-lobby").textContent = S.seating_lobby;
 }
 
 /**
@@ -164,7 +166,7 @@ function lobbySeat(v, state, s) {
     li.appendChild(el("span", "seat-list__name seat-list__name--open seat-list__name--reserved",
       w.fmt(S.reserved_seat, { name: s.nickname || "" })));
   } else {
-    li.appendChild(el("span", "seat-list__name", w.seatName(state.seats, s.seat)));
+    li.appendChild(el("bdi", "seat-list__name", w.seatName(state.seats, s.seat)));
     seatTags(v, state, s, li);
     if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
     if (s.kind === "human") li.appendChild(presenceEl(v, state, s));
@@ -230,7 +232,10 @@ export function renderTable(v, state) {
   byId("flip-help").textContent = mine
     ? w.plural(S.flip_help, Math.round(C.flip_timeout || 10)) : "";
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
-  byId("auto-area").hidden = !(you !== null && g.status === "playing");
+  // a player who is out has nothing left to flip
+  byId("auto-area").hidden = !mine;
+  byId("seating-note").textContent = g.seating ? w.fmt(S.seating_note,
+    { names: state.seats.map((s) => w.seatName(state.seats, s.seat)).join(", ") }) : "";
   if (you !== null) {
     const auto = /** @type {HTMLInputElement} */ (byId("auto-flip"));
     auto.checked = Boolean(state.seats[you].auto_flip);

@@ -338,3 +338,30 @@ export function nextExpiry(s) {
   if (s.refused) times.push(s.refused);
   return times.length ? Math.min(...times) : null;
 }
+
+/**
+ * The placings of a finished game, best first: `place` counts from 1 and is
+ * shared (RULES.md 7) by players who went out in the same battle, and by the
+ * players still in play when the game is a draw; otherwise those in play rank
+ * by the cards they hold, and those out by how late they went out.
+ * @param {import("./messages.js").Result} r
+ * @returns {{seat: number, place: number}[]}
+ */
+export function placings(r) {
+  const out = r.eliminated || {};
+  const wentOut = (/** @type {number} */ s) => out[s] !== undefined;
+  const draw = r.outcome !== "win";
+  /** the key that decides a place (equal keys share it), the lower the better */
+  const key = (/** @type {number} */ s) => wentOut(s) ? [1, -out[s]] : [0, draw ? 0 : -r.final_counts[s]];
+  const order = r.final_counts.map((_, s) => s);
+  const cmp = (/** @type {number} */ a, /** @type {number} */ b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  };
+  order.sort((a, b) => cmp(a, b) || a - b);
+  return order.map((seat, i) => {
+    let first = i;
+    while (first > 0 && cmp(order[first - 1], seat) === 0) first--;
+    return { seat, place: first + 1 };
+  });
+}
