@@ -24,8 +24,8 @@ from cardwar.catalogs import (
 
 __all__ = [
     "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "current_locale",
-    "format_number", "format_percent", "gettext", "number_words", "negotiate", "ngettext", "npgettext",
-    "pgettext", "translations",
+    "format_number", "format_percent", "gettext", "negotiate", "ngettext", "npgettext",
+    "number_words", "pgettext", "translations",
 ]
 
 #: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):

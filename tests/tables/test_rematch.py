@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from cardwar.engine import seated, seating
 from cardwar.bus import LocalBus
+from cardwar.engine import seated, seating
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret
