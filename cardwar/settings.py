@@ -18,7 +18,12 @@ class Settings(BaseSettings):
         flip_timeout: seconds before a player who has not flipped is flipped for.
         gone_after: seconds before a disconnected player is played for.
         heartbeat: seconds between WebSocket pings (a silent socket is closed after 3).
-        computer_delay: seconds a computer seat waits before it flips.
+        computer_delay: seconds a computer seat waits before it flips (at the normal
+            pace; slow and fast scale it, see cardwar.tables.clocks).
+        peace_show: seconds a battle with a peace stays on the table before any
+            automatic flip, at the normal pace (slow 1.5x, fast 0.75x).
+        idle_away: battles in a row a seated player's idle clock may run out
+            before the seat is marked away and played for.
         presence_ttl: with several processes, seconds after which the players and
             spectators of a process that stopped without saying so (killed, its
             machine gone) are shown offline.
@@ -39,6 +44,8 @@ class Settings(BaseSettings):
     gone_after: float = 120.0
     heartbeat: float = 20.0
     computer_delay: float = 0.8
+    peace_show: float = 3.0
+    idle_away: int = 3
     presence_ttl: float = 15.0
     open_table_ttl: float = 1800.0
     commit: str | None = None

@@ -131,7 +131,8 @@ class Cluster:
             return
         if not self.cache.busy(game_id) and follow(table, message):
             kind = message["type"]
-            if kind in ("started", "battle") and table.status == "playing":
+            if kind in ("started", "battle", "pace", "fast_forward", "left") \
+                    and table.status == "playing":
                 self.clocks.arm_round(table)
             elif kind == "flipped" and table.status == "playing":
                 # its process publishes the idle message

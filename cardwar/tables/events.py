@@ -37,16 +37,19 @@ from cardwar.engine import BattleResult, Game, battle_json
 from .errors import ErrorCode, TableError
 from .records import GameRecord
 
-__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "REACTIONS",
+__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "PACES", "REACTIONS",
            "ReactionKey", "apply_event", "browser_keys", "follow", "seats_changed"]
 
 
 # -- shapes ----------------------------------------------------------------
-SeatKind = Literal["open", "human", "computer", "reserved"]
+SeatKind = Literal["open", "human", "computer", "reserved", "left"]
 FlipBy = Literal["player", "auto", "timer", "computer", "gone"]
 #: The preset reactions: five emoji (applause, surprise, laughter, sadness, a
 #: dove of peace) and three short phrases ("Good game", "Peace!" - "War!" in
 #: War - and "One more?"). Pages word them (cardwar/web/strings.py).
+#: A player's pace of automatic flips (see :mod:`cardwar.tables.clocks`).
+Pace = Literal["slow", "normal", "fast"]
+PACES: tuple[str, ...] = get_args(Pace)
 ReactionKey = Literal["clap", "wow", "laugh", "sad", "dove", "gg", "tie", "again"]
 REACTIONS: tuple[str, ...] = get_args(ReactionKey)
 
@@ -160,6 +163,36 @@ class Rematch(TypedDict):
     by: int
 
 
+class PaceSet(TypedDict):
+    """A player chose their pace of automatic flips (``slow``, ``normal`` or ``fast``).
+    When no human in play flips by hand, the game goes at the fastest pace of its
+    players."""
+
+    type: Literal["pace"]
+    seq: int
+    seat: int
+    pace: Pace
+
+
+class FastForward(TypedDict):
+    """Seat ``seat``, out of the game, fast-forwarded it to the result: nobody in
+    play flips by hand, and the battles left are played without waiting."""
+
+    type: Literal["fast_forward"]
+    seq: int
+    seat: int
+
+
+class Left(TypedDict):
+    """The player of ``seat`` left the table: the computer plays the seat to the end
+    (kind ``left``); ``creator`` is the seat that may hand seats over now."""
+
+    type: Literal["left"]
+    seq: int
+    seat: int
+    creator: int | None
+
+
 class Presence(TypedDict):
     """A seat's first connection opened, or its last one closed."""
 
@@ -229,7 +262,8 @@ class Pong(TypedDict):
 
 
 #: A stored event (numbered, saved, applied by every process following the game).
-Event = Joined | Started | Flipped | Battle | Over | AutoFlip | Handed | Relinked | Rematch
+Event = (Joined | Started | Flipped | Battle | Over | AutoFlip | Handed | Relinked | Rematch
+         | PaceSet | FastForward | Left)
 
 
 class TableState(Protocol):
@@ -240,6 +274,7 @@ class TableState(Protocol):
     last: BattleResult | None
     rematch: str | None
     rematch_by: int | None
+    skipping: bool
 
 
 # -- how each stored event changes a table ---------------------------------------
@@ -309,6 +344,26 @@ def _handed(t: TableState, e: Handed) -> bool:
     return True
 
 
+def _pace(t: TableState, e: PaceSet) -> bool:
+    t.record.seats[e["seat"]].pace = e["pace"]
+    return True
+
+
+def _fast_forward(t: TableState, e: FastForward) -> bool:
+    if t.record.status != "playing":
+        return False
+    t.skipping = True
+    return True
+
+
+def _left(t: TableState, e: Left) -> bool:
+    rec = t.record.seats[e["seat"]]
+    if rec.kind != "human":
+        return False
+    rec.kind, rec.secret_hash, rec.auto_flip = "left", None, False
+    return True
+
+
 def _relinked(t: TableState, e: Relinked) -> bool:
     return True  # the new secret hash is set by the table, never sent
 
@@ -364,6 +419,9 @@ EVENTS: dict[str, EventSpec] = {
     "handed": EventSpec(Handed, _handed),
     "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False, handled=False),
     "rematch": EventSpec(Rematch, _rematch),
+    "pace": EventSpec(PaceSet, _pace, seats=False),
+    "fast_forward": EventSpec(FastForward, _fast_forward, seats=False),
+    "left": EventSpec(Left, _left),
     "presence": EventSpec(Presence),
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),

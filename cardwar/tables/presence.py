@@ -135,8 +135,31 @@ class Presence:
         self._gone.setdefault(game_id, set()).add(seat)
         await self._publish_gone(game_id, seat, True)
         if seat in table.to_flip() and not table.record.seats[seat].auto_flip:
-            self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "gone", self.clocks.wait(table))
         return True
+
+    async def mark_away(self, table: Table, seat: int) -> bool:
+        """Play for ``seat`` from now on although its page is connected: its idle
+        clock ran out battle after battle (a frozen or forgotten tab). Flipping by
+        hand takes it back (:meth:`back`).
+
+        Returns:
+            True if the seat is now away (and ``gone`` was published).
+        """
+        if (table.status != "playing" or table.record.seats[seat].kind != "human"
+                or self.is_gone(table.id, seat)):
+            return False
+        self._gone.setdefault(table.id, set()).add(seat)
+        await self._publish_gone(table.id, seat, True)
+        if seat in table.to_flip():
+            self.clocks.arm(table, seat, "gone", self.clocks.wait(table))
+        return True
+
+    async def back(self, game_id: str, seat: int) -> None:
+        """``seat``'s player flipped by hand: no longer away (``gone`` false)."""
+        if self.is_gone(game_id, seat):
+            self._gone[game_id].discard(seat)
+            await self._publish_gone(game_id, seat, False)
 
     def reseat(self, game_id: str, order: list[int]) -> None:
         """The game started and the seed drew the seating (``order[s]``: the lobby

@@ -25,6 +25,7 @@ from cardwar.engine import (
     seating,
 )
 
+from .choices import PlayerChoices
 from .errors import ErrorCode, TableError
 from .events import (
     AutoFlip,
@@ -71,7 +72,7 @@ def setup_of(record: GameRecord) -> Setup:
     return Setup.from_hands(variant, parse_hands(record.hands), record.face_down)
 
 
-class Table:
+class Table(PlayerChoices):
     """One game room, rebuilt from its :class:`~cardwar.store.GameRecord`.
 
     The engine :class:`~cardwar.engine.Game` is rebuilt by replaying
@@ -96,6 +97,8 @@ class Table:
         self.rematch: str | None = None
         #: the seat that offered it, once known.
         self.rematch_by: int | None = None
+        #: a player who is out fast-forwarded the game (``fast_forward``): no waiting.
+        self.skipping = False
 
     # -- creation ---------------------------------------------------------
     @classmethod

@@ -23,7 +23,7 @@ rate-limited per connection (:data:`FLIP_RATE`), all messages too
 (:mod:`cardwar.tables.reactions`).
 
 Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
-was handed to the computer or its secret replaced (the page reloads).
+was handed to the computer, left, or its secret replaced (the page reloads).
 """
 
 from __future__ import annotations
@@ -38,16 +38,20 @@ from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
 from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.tables.pace import fast_forward, leave, set_pace
 
 from .protocol import (
     MAX_MESSAGE,
     Auto,
     Flip,
     HandOver,
+    Leave,
     Ping,
     Pong,
     ProtocolError,
     React,
+    SetPace,
+    Skip,
     Start,
     parse_message,
 )
@@ -164,7 +168,7 @@ class Connection:
             if event.get("type") == "started":
                 self._reseat(table)
             await self.send(table, event)
-            if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
+            if event.get("type") in ("relinked", "handed", "left") and not self._still_mine(table):
                 await self.ws.close(code=4001)
                 return
 
@@ -216,6 +220,12 @@ class Connection:
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)
             elif isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
+            elif isinstance(msg, SetPace):
+                await set_pace(self.service, self.game_id, self.seat, msg.pace)
+            elif isinstance(msg, Skip):
+                await fast_forward(self.service, self.game_id, self.seat)
+            elif isinstance(msg, Leave):
+                await leave(self.service, self.game_id, self.seat)
             elif isinstance(msg, Start):
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):

@@ -168,6 +168,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_lobby": _("The game has already started."),
                 "rate_limited": _("Slow down a little: too many moves at once."),
                 "not_gone": _("That player is not away."),
+                "not_out": _("Only a player who is out can skip to the result, and only "
+                             "while nobody in play flips by hand."),
                 "not_over": _("The game is not over yet."),
                 "seat_taken": _("That seat is already taken."),
                 "no_seat": _("Every seat is taken."),

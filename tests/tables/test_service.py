@@ -136,18 +136,48 @@ async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_
     await service.start(table.id, 0)
     ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
     assert ann is not None
-    # battle 1: the computer flips and waits, so Ann's clock runs and she is flipped for
-    await _until(lambda: table.game.battles >= 1)
-    # battle 2: the computer flips, but no human has flipped lately: no clock
-    await _until(lambda: 1 - ann in table.record.flipped or table.status != "playing")
+    # the computer flips, but no human is kept waiting: no idle clock, no countdown
+    await _until(lambda: 1 - ann in table.record.flipped)
+    await asyncio.sleep(0.2)  # four idle timeouts
     async with service.cache.lock(table.id):  # the computer's flip is done
         assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
-    assert table.game.battles == 1 or table.status != "playing"
+    assert table.game.battles == 0
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
-    if table.status == "playing":
+    await service.flip(table.id, ann)
+    assert table.game.battles == 1
+    await _close(service)
+
+
+async def test_a_connected_player_idle_battle_after_battle_is_marked_away(tmp_path):
+    service = await _service(tmp_path, flip_timeout=0.05, idle_away=3, peace_show=0.0,
+                             computer_delay=1.0)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    bob, _ = await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    await service.connect(table.id, 0)
+    await service.connect(table.id, 1)
+    ann = next(s.seat for s in table.record.seats if s.nickname == "Ann")
+    bob = 1 - ann
+    for n in range(1, 4):  # Ann flips, Bob's clock runs out: three battles in a row
+        assert not service.presence.is_gone(table.id, bob)
         await service.flip(table.id, ann)
-        assert table.game.battles == 2 or table.status != "playing"
+        await _until(lambda n=n: table.game.battles >= n or table.status != "playing")
+        if table.status != "playing":
+            pytest.skip("the deal ended the game before the third battle")
+    await _until(lambda: service.presence.is_gone(table.id, bob))
+    assert bob in service.online(table.id)  # connected all along, but away
+    # from now on Bob is played for at the computer's pace: Ann is never kept waiting
+    await service.flip(table.id, ann)
+    await _until(lambda: table.game.battles >= 4 or table.status != "playing")
+    async with service.cache.lock(table.id):
+        events = await service.store.events_since(table.id, 0)
+    assert [e.data["by"] for e in events if e.type == "flipped"
+            and e.data["seat"] == bob][-1] == "gone"
+    # flipping by hand takes the seat back
+    if table.status == "playing":
+        assert await service.flip(table.id, bob)
+        assert not service.presence.is_gone(table.id, bob)
     await _close(service)
 
 

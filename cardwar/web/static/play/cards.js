@@ -165,6 +165,7 @@ export function playArea(w, state, seat) {
       if (state.revealed) {
         // the pot is taken: the face-down cards are shown, still labelled
         b = cardEl(w, code, "pcard--shown");
+        b.style.setProperty("--i", String(j));  // turned over in the order laid
         b.removeAttribute("role");
         b.removeAttribute("aria-label");
         if (letters[j]) b.appendChild(el("span", "pcard__letter", letters[j]));

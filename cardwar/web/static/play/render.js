@@ -5,7 +5,7 @@
 
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
-import { canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
+import { canFlip, canSkip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./messages.js").Seat} Seat */
@@ -24,6 +24,8 @@ import { canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js
  * @property {string} variant_page
  * @property {string} share  the game's replay link to share (absolute, any language)
  * @property {boolean} [rematch_late]  the rematch has started without this viewer
+ * @property {number} [peace_hold]  seconds a battle with a peace stays on the page at
+ *   least (the fast pace's; the server waits at least as long before automatic flips)
  */
 
 /**
@@ -188,6 +190,10 @@ function seatTags(v, state, s, into) {
   if (s.kind === "computer") {
     into.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
   }
+  if (s.kind === "left") {  // the computer plays the seat of a player who left
+    into.appendChild(el("span", "tag tag--quiet tag--left", S.left));
+    into.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
+  }
   if (s.seat === state.you) into.appendChild(el("span", "tag", S.you));
 }
 
@@ -234,6 +240,7 @@ export function renderTable(v, state) {
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
   // a player who is out has nothing left to flip
   byId("auto-area").hidden = !mine;
+  renderChoices(v, state);
   byId("seating-note").textContent = g.seating ? w.fmt(S.seating_note,
     { names: state.seats.map((s) => w.seatName(state.seats, s.seat)).join(", ") }) : "";
   if (you !== null) {
@@ -246,6 +253,30 @@ export function renderTable(v, state) {
     pile.focus();
   }
   renderIdle(v, state, Date.now());
+}
+
+/**
+ * What a seated player chooses besides flipping: the pace of automatic flips,
+ * skipping to the result once out, leaving the table; and the note that says
+ * we are played for after being idle.
+ * @param {View} v
+ * @param {State} state
+ */
+function renderChoices(v, state) {
+  const S = v.w.S;
+  const g = state.game;
+  const me = state.you !== null ? state.seats[state.you] : null;
+  const seated = Boolean(me && me.kind === "human") && g.status === "playing";
+  byId("pace-area").hidden = !seated;
+  const pace = /** @type {HTMLSelectElement} */ (byId("pace"));
+  if (me && document.activeElement !== pace) pace.value = me.pace || "normal";
+  byId("skip-area").hidden = !(canSkip(state) || (seated && g.skipping));
+  /** @type {HTMLButtonElement} */ (byId("skip")).disabled = Boolean(g.skipping);
+  byId("skip-note").textContent = g.skipping && seated ? S.skipping : "";
+  byId("leave-area").hidden = !seated;
+  const away = Boolean(seated && me && me.gone && g.in_play[/** @type {number} */ (state.you)]);
+  byId("away-note").hidden = !away;
+  byId("away-note").textContent = away ? S.away_you : "";
 }
 
 /**

@@ -162,6 +162,10 @@ const ON = {
   }),
   rematch: (s, m) => withGame(s, { rematch: m.game, rematch_by: m.by ?? s.game.rematch_by }),
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
+  pace: (s, m) => withSeat(s, m.seat, { pace: m.pace }),
+  fast_forward: (s) => withGame(s, { skipping: true }),
+  left: (s, m) => withGame(withSeat(s, m.seat, { kind: "left", gone: false, online: true,
+    auto_flip: false }), { creator: m.creator }),
   started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
@@ -364,4 +368,26 @@ export function placings(r) {
     while (first > 0 && cmp(order[first - 1], seat) === 0) first--;
     return { seat, place: first + 1 };
   });
+}
+
+/**
+ * Whether a human still in play flips by hand (not on auto-flip, not away): then
+ * the game goes at the normal pace and nobody may fast-forward it.
+ * @param {State} s
+ */
+export function handFlipping(s) {
+  const g = s.game;
+  return s.seats.some((seat) => g.in_play[seat.seat] && seat.kind === "human" &&
+    !seat.auto_flip && !seat.gone);
+}
+
+/**
+ * Whether we may fast-forward to the result: seated, out of the game, the game
+ * going on, nobody in play flipping by hand, not fast-forwarded already.
+ * @param {State} s
+ */
+export function canSkip(s) {
+  const g = s.game;
+  return s.you !== null && s.seats[s.you].kind === "human" && g.status === "playing" &&
+    !g.in_play[s.you] && !g.skipping && !handFlipping(s);
 }

@@ -95,7 +95,7 @@
  * @property {string} seating_lobby
  * @property {string} seating_note
  * @property {string} pace
- * @property {{slow: string, normal: string, fast: string}} paces
+ * @property {Record<string, string>} paces  slow, normal, fast
  * @property {string} skip
  * @property {string} skipping
  * @property {string} away_you
@@ -187,7 +187,7 @@ export function makeWords(S, locale) {
   function seatName(seats, seat) {
     const s = seats[seat];
     if (s.kind === "computer") return fmt(S.computer_name, { n: num(seat + 1) });
-    if (s.kind === "human" && s.nickname) return isolate(s.nickname);
+    if ((s.kind === "human" || s.kind === "left") && s.nickname) return isolate(s.nickname);
     return fmt(S.seat, { n: num(seat + 1) });
   }
   /**
