@@ -47,6 +47,8 @@ const sound = makeSound(storage);
 // that come are kept and applied in order afterwards: the next battle never
 // replaces the peace before it could be read.
 let holdUntil = 0;
+/** ms between two battles kept while a peace was shown, when they are applied */
+const CATCH_UP = 300;
 /** @type {import("./messages.js").ServerMessage[]} */
 const held = [];
 /** @type {number | undefined} */
@@ -65,10 +67,13 @@ function receive(m) {
   dispatch(m);
 }
 
-/** The peace has been shown: apply what came meanwhile (until another peace). */
+/** The peace has been shown: apply what came meanwhile, a battle at a time
+ * (CATCH_UP ms apart, or longer for another peace). */
 function releaseHeld() {
   while (held.length && Date.now() >= holdUntil) {
-    dispatch(/** @type {import("./messages.js").ServerMessage} */ (held.shift()));
+    const m = /** @type {import("./messages.js").ServerMessage} */ (held.shift());
+    dispatch(m);
+    if (m.type === "battle" && held.length) holdUntil = Math.max(holdUntil, Date.now() + CATCH_UP);
   }
   if (held.length) holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
 }
