@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, dealt, idleLeft, idleSeats, isCreator, placings, reduce,
+  canFlip, canSkip, dealt, idleLeft, idleSeats, isCreator, placings, reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
@@ -424,5 +424,28 @@ describe("state: placings (RULES.md 7)", () => {
     const r = result({ outcome: "draw", reason: "battle_limit", winner: null,
       final_counts: [20, 0, 12, 20], eliminated: { 1: 300 } });
     assert.deepEqual(placings(r).map((p) => [p.seat, p.place]), [[0, 1], [2, 1], [3, 1], [1, 4]]);
+  });
+});
+
+describe("state: pace, fast-forward and leaving", () => {
+  it("pace sets a seat's pace; left gives the seat to the computer and moves the creator", () => {
+    let s = apply(playing(), { type: "pace", seq: 5, seat: 1, pace: "fast" });
+    assert.equal(s.seats[1].pace, "fast");
+    s = apply(s, { type: "left", seq: 6, seat: 0, creator: 1 });
+    assert.deepEqual([s.seats[0].kind, s.seats[0].nickname, s.seats[0].online], ["left", "Ann", true]);
+    assert.equal(s.game.creator, 1);
+  });
+
+  it("a player who is out may skip only while nobody in play flips by hand", () => {
+    const out = playing({ you: 1, game: { in_play: [true, false] } });
+    assert.equal(canSkip(out), false);  // Ann flips by hand
+    const auto = apply(out, { type: "auto_flip", seq: 5, seat: 0, on: true });
+    assert.equal(canSkip(auto), true);
+    const away = apply(out, { type: "gone", seq: null, seat: 0, gone: true });
+    assert.equal(canSkip(away), true);
+    const skipping = apply(auto, { type: "fast_forward", seq: 6, seat: 1 });
+    assert.equal(skipping.game.skipping, true);
+    assert.equal(canSkip(skipping), false);  // once only
+    assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
   });
 });
