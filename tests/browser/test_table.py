@@ -10,7 +10,7 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .helpers import create_game, open_page, start_play_server
+from .helpers import create_game, join_game, open_page, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -30,21 +30,13 @@ def war_seed_server(server_factory, tmp_path_factory) -> str:
                                    flip_timeout=60.0, computer_delay=0.2))
 
 
-def _join(page, url: str, nickname: str, lang: str) -> None:
-    """Take a seat in the game at ``url`` (an /en/ page) from its ``lang`` page."""
-    page.goto(url.replace("/en/g/", f"/{lang}/g/"))
-    page.locator("#nickname").fill(nickname)
-    page.locator(".join-form button[type='submit']").click()
-    page.wait_for_selector("#seat-list .tag")
-
-
 def test_seats_are_drawn_from_the_seed_in_two_languages(browser, war_seed_server):
     ctx_a, a = open_page(browser)
     ctx_b, b = open_page(browser, locale="de-DE")
     try:
         url = create_game(a, war_seed_server, nickname="Ann")
         assert "the seed draws who sits where" in a.locator("#seating-lobby").inner_text()
-        _join(b, url, "Bob", "de")
+        join_game(b, url, "Bob", "de")
         assert "lost der Seed aus, wer wo sitzt" in b.locator("#seating-lobby").inner_text()
         a.wait_for_function(
             "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
@@ -141,7 +133,7 @@ def test_a_right_to_left_nickname_is_isolated(browser, stacked_server):
     ctx_b, b = open_page(browser, locale="de-DE")
     try:
         url = create_game(a, stacked_server, nickname="Ann")
-        _join(b, url, "דנה 2", "de")
+        join_game(b, url, "דנה 2", "de")
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
         name = a.locator("#seat-list li[data-seat='1'] .seat-list__name")
         assert name.evaluate("e => e.tagName") == "BDI"
@@ -163,7 +155,7 @@ def test_the_out_player_and_the_late_rematch(browser, stacked_server):
     ctx_b, b = open_page(browser, locale="es-ES")
     try:
         url = create_game(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
-        _join(b, url, "Cleo", "es")
+        join_game(b, url, "Cleo", "es")
         # the device link's field looks like the other fields
         b.locator("#device summary").click()
         radius = b.locator("#device-link").evaluate("e => getComputedStyle(e).borderRadius")

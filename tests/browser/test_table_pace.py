@@ -12,7 +12,7 @@ import pytest
 from cardwar.settings import Settings
 from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 
-from .helpers import create_game, open_page, start_play_server
+from .helpers import create_game, join_game, open_page, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -57,13 +57,6 @@ def _create(page, base: str, lang: str, **seats: str) -> str:
     form.locator('button[type="submit"]').click()
     page.wait_for_selector("#start-game")
     return page.url.replace(f"/{lang}/g/", "/en/g/")
-
-
-def _join(page, url: str, nickname: str, lang: str) -> None:
-    page.goto(url.replace("/en/g/", f"/{lang}/g/"))
-    page.locator("#nickname").fill(nickname)
-    page.locator(".join-form button[type='submit']").click()
-    page.wait_for_selector("#seat-list .tag")
 
 
 @pytest.mark.parametrize(("pace", "locale", "word"), [
@@ -118,7 +111,7 @@ def test_a_player_who_is_out_skips_to_the_result(browser, stacked_server):
     ctx_c, c = open_page(browser, locale="de-DE")
     try:
         url = create_game(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
-        _join(c, url, "Cleo", "de")
+        join_game(c, url, "Cleo", "de")
         a.wait_for_function(
             "document.querySelector(\"#seat-list li[data-seat='2']\").textContent.includes('Cleo')")
         a.locator("#start-game").click()
@@ -144,7 +137,7 @@ def test_an_idle_player_is_marked_away_and_flipping_takes_the_seat_back(browser,
     ctx_b, b = open_page(browser, locale="pl-PL")
     try:
         url = _create(a, seeded_server, "en", seat1="friend")
-        _join(b, url, "Bob", "pl")
+        join_game(b, url, "Bob", "pl")
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
         a.locator("#start-game").click()
         b.wait_for_selector("#table:not([hidden])")
@@ -170,8 +163,8 @@ def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seed
     ctx_c, c = open_page(browser, locale="es-ES")
     try:
         url = _create(a, seeded_server, "en", seat1="friend", seat2="friend")
-        _join(b, url, "Bob", "de")
-        _join(c, url, "Cy", "es")
+        join_game(b, url, "Bob", "de")
+        join_game(c, url, "Cy", "es")
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 3")
         a.locator("#start-game").click()
         for page in (a, b, c):
