@@ -17,6 +17,7 @@ pytestmark = pytest.mark.anyio
 async def _service(tmp_path, **kw) -> TableService:
     kw.setdefault("flip_timeout", 30.0)
     kw.setdefault("computer_delay", 0.01)
+    kw.setdefault("peace_show", 0.0)  # a peace's own wait: tests/tables/test_choices.py
     settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", **kw)
     store = Store(settings.database)
     await store.migrate()

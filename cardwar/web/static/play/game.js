@@ -43,9 +43,10 @@ let storage = null;
 try { storage = window.localStorage; } catch (e) { /* storage blocked: nothing remembered */ }
 const sound = makeSound(storage);
 
-// While a peace is on show (until holdUntil, on the Date.now() clock), the messages
-// that come are kept and applied in order afterwards: the next battle never
-// replaces the peace before it could be read.
+// While a peace is on show (until holdUntil, on the Date.now() clock), the next
+// battle and whatever comes after it are kept and applied in order afterwards: the
+// next battle never replaces the peace before it could be read (flips, presence and
+// the end of the game before it are shown at once).
 let holdUntil = 0;
 /** ms between two battles kept while a peace was shown, when they are applied */
 const CATCH_UP = 300;
@@ -58,7 +59,7 @@ let holdTimer;
  * @param {import("./messages.js").ServerMessage} m */
 function receive(m) {
   if (m.type === "state") forgetHeld();
-  else if (held.length || Date.now() < holdUntil) {
+  else if (held.length || (m.type === "battle" && Date.now() < holdUntil)) {
     held.push(m);
     window.clearTimeout(holdTimer);
     holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
