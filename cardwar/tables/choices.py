@@ -85,15 +85,16 @@ class PlayerChoices:
             self._emit(FastForward(type="fast_forward", seq=self._next, seat=seat))
 
     def leave(self, seat: int) -> None:
-        """``seat``'s player leaves the table: the computer plays the seat to the end
-        (kind ``left``); the creator's rights pass to the next human.
+        """``seat``'s player leaves the table: during the game the computer plays the
+        seat to the end (kind ``left``); in the lobby the seat is open again. Either
+        way the creator's rights (start, hand over) pass to the next human.
 
         Raises:
             TableError: ``not_seated`` if the seat is not a human's;
-                ``not_playing`` in the lobby or once the game is over.
+                ``not_playing`` once the game is over.
         """
         self._human(seat)
-        if self.record.status != "playing":
+        if self.record.status == "over":
             raise TableError(ErrorCode.NOT_PLAYING)
         rec = self.record.seats[seat]
         kind, rec.kind = rec.kind, "left"  # who may start or hand over afterwards

@@ -185,7 +185,8 @@ class FastForward(TypedDict):
 
 class Left(TypedDict):
     """The player of ``seat`` left the table: the computer plays the seat to the end
-    (kind ``left``); ``creator`` is the seat that may hand seats over now."""
+    (kind ``left``), or, in the lobby, the seat is open again; ``creator`` is the
+    seat that may start the game or hand seats over now."""
 
     type: Literal["left"]
     seq: int
@@ -358,9 +359,13 @@ def _fast_forward(t: TableState, e: FastForward) -> bool:
 
 def _left(t: TableState, e: Left) -> bool:
     rec = t.record.seats[e["seat"]]
-    if rec.kind != "human":
+    if rec.kind != "human" or t.record.status == "over":
         return False
-    rec.kind, rec.secret_hash, rec.auto_flip = "left", None, False
+    if t.record.status == "lobby":  # not dealt yet: the seat is free again
+        rec.kind, rec.nickname = "open", None
+    else:
+        rec.kind = "left"
+    rec.secret_hash, rec.auto_flip = None, False
     return True
 
 

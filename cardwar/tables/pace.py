@@ -42,7 +42,8 @@ async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
 
 
 async def leave(service: TableService, game_id: str, seat: int) -> None:
-    """``seat``'s player leaves: the computer plays the seat (:meth:`Table.leave`).
+    """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
+    open again (:meth:`Table.leave`).
 
     Raises:
         TableError: ``no_game``, ``not_seated``, ``not_playing``.

@@ -44,8 +44,6 @@ def test_pace_is_a_players_and_follows_to_other_processes():
 def test_leaving_gives_the_seat_to_the_computer_and_the_rights_to_the_next_human():
     t = _playing()
     assert t.creator == 0
-    with pytest.raises(TableError, match="not_playing"):
-        Table.new("l" * 16, "peace", 2, creator="A", creator_hash="h", seed="s").leave(0)
     t.leave(0)
     (event,) = t.take_outbox()
     assert event == {"type": "left", "seq": t.seq, "seat": 0, "creator": 1}
@@ -127,3 +125,17 @@ async def test_leave_and_fast_forward_through_the_service(tmp_path):
     await fast_forward(service, table.id, cy)
     await _until(lambda: table.status == "over")
     await service.close()
+
+
+def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
+    t = Table.new("l" * 16, "peace", 3, creator="Ann", creator_hash="h0", seed="s")
+    t.join("Bo", "h1")
+    t.take_outbox()
+    t.leave(0)
+    assert t.take_outbox() == [{"type": "left", "seq": t.seq, "seat": 0, "creator": 1}]
+    assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("open", None)
+    assert t.open_seats() == [0, 2] and t.creator == 1
+    with pytest.raises(TableError, match="not_creator"):
+        t.start(0)
+    t.start(1)  # Bo may start now
+    assert t.status == "playing"

@@ -59,6 +59,9 @@ export function render(v, state) {
   else renderTable(v, state);
   renderEnd(v, state);
   renderRematch(v, state);
+  // a seated player may leave, in the lobby (the seat is free again) or playing
+  const me = state.you !== null ? state.seats[state.you] : null;
+  byId("leave-area").hidden = !(me && me.kind === "human" && g.status !== "over");
   renderWatchers(v, state);
   renderReactions(v, state);
 }
@@ -273,7 +276,6 @@ function renderChoices(v, state) {
   byId("skip-area").hidden = !(canSkip(state) || (seated && g.skipping));
   /** @type {HTMLButtonElement} */ (byId("skip")).disabled = Boolean(g.skipping);
   byId("skip-note").textContent = g.skipping && seated ? S.skipping : "";
-  byId("leave-area").hidden = !seated;
   const away = Boolean(seated && me && me.gone && g.in_play[/** @type {number} */ (state.you)]);
   byId("away-note").hidden = !away;
   byId("away-note").textContent = away ? S.away_you : "";

@@ -164,8 +164,9 @@ const ON = {
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
   pace: (s, m) => withSeat(s, m.seat, { pace: m.pace }),
   fast_forward: (s) => withGame(s, { skipping: true }),
-  left: (s, m) => withGame(withSeat(s, m.seat, { kind: "left", gone: false, online: true,
-    auto_flip: false }), { creator: m.creator }),
+  left: (s, m) => withGame(withSeat(s, m.seat, s.game.status === "lobby"
+    ? { kind: "open", nickname: null, online: false, gone: false, auto_flip: false }
+    : { kind: "left", gone: false, online: true, auto_flip: false }), { creator: m.creator }),
   started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
