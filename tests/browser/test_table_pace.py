@@ -12,7 +12,7 @@ import pytest
 from cardwar.settings import Settings
 from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 
-from .helpers import create_game, join_game, open_page, start_play_server
+from .helpers import create_game, join_game, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -41,8 +41,12 @@ def seeded_server(server_factory, tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="module")
-def stacked_server(server_factory, tmp_path_factory) -> str:
-    return start_play_server(server_factory, tmp_path_factory, "pace")
+def slow_stacked_server(server_factory, tmp_path_factory) -> str:
+    """The stacked deal, and a computer slow enough to be overtaken by a skip."""
+    db = tmp_path_factory.mktemp("skip") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}",
+                                   testing_stacked_deck=True, computer_delay=4.0,
+                                   peace_show=4.0, flip_timeout=60.0))
 
 
 def _create(page, base: str, lang: str, **seats: str) -> str:
@@ -106,7 +110,8 @@ def test_a_peace_with_reduced_motion_is_turned_still_and_still_held(browser, see
         ctx.close()
 
 
-def test_a_player_who_is_out_skips_to_the_result(browser, stacked_server):
+def test_a_player_who_is_out_skips_to_the_result(browser, slow_stacked_server):
+    stacked_server = slow_stacked_server
     ctx_a, a = open_page(browser)
     ctx_c, c = open_page(browser, locale="de-DE")
     try:
@@ -124,8 +129,8 @@ def test_a_player_who_is_out_skips_to_the_result(browser, stacked_server):
         a.locator("#auto-flip").check()
         c.wait_for_selector("#skip-area:not([hidden])")
         assert c.locator("#skip").inner_text() == "Zum Ergebnis springen"
-        c.locator("#skip").click()
-        c.wait_for_selector("#end:not([hidden])", timeout=10_000)
+        c.locator("#skip").click()  # instead of 10 s at the slow pace
+        c.wait_for_selector("#end:not([hidden])", timeout=5_000)
         a.wait_for_selector("#end:not([hidden])")
     finally:
         ctx_a.close()
