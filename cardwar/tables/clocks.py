@@ -71,7 +71,7 @@ class Clocks:
                 table.record.seats[s].kind == "human" for s in table.record.flipped):
             # loaded mid-battle (restart, another process): a human is waiting; the
             # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
-            self._idle[table.id] = (table.game.battles + 1, self._now()
+            self._idle[table.id] = (table.steps + 1, self._now()
                                     + self.settings.flip_timeout + RECONNECT_GRACE)
         delay = self.settings.computer_delay
         for seat in table.to_flip():
@@ -92,7 +92,7 @@ class Clocks:
         battle, by = event["battle"], event["by"]
         if by in ("player", "auto"):
             self._human_flip[table.id] = battle
-        if battle != table.game.battles + 1 or self.idle_left(table) is not None:
+        if battle != table.steps + 1 or self.idle_left(table) is not None:
             return False
         active = self._human_flip.get(table.id, 0) >= battle - 1
         if not (by in ("player", "auto") or (by in ("computer", "gone") and active)):
@@ -108,19 +108,19 @@ class Clocks:
     def idle_left(self, table: Table) -> float | None:
         """Seconds left on the idle clock of the coming battle, or None if not started."""
         clock = self._idle.get(table.id)
-        if clock is None or clock[0] != table.game.battles + 1 or table.status != "playing":
+        if clock is None or clock[0] != table.steps + 1 or table.status != "playing":
             return None
         return max(0.0, clock[1] - self._now())
 
     def idle_message(self, table: Table) -> Idle:
         """The ``idle`` message: the coming battle's idle clock started (``left`` seconds)."""
         left = self.idle_left(table)
-        return Idle(type="idle", seq=None, battle=table.game.battles + 1,
+        return Idle(type="idle", seq=None, battle=table.steps + 1,
                     left=None if left is None else round(left, 1))
 
     def arm(self, table: Table, seat: int, by: FlipBy, delay: float) -> None:
         """In ``delay`` seconds flip for ``seat`` (``by``) if the battle is still to come."""
-        game_id, battle = table.id, table.game.battles + 1
+        game_id, battle = table.id, table.steps + 1
         self.armed += 1
         self.timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
 

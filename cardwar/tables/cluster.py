@@ -91,7 +91,7 @@ class Cluster:
             return None
         table = self.cache.put(Table(record))
         if table.status == "playing" and (
-            not self.clocks.count(game_id) or previous.game.battles != table.game.battles
+            not self.clocks.count(game_id) or previous.steps != table.steps
             or previous.status != table.status
         ):
             self.clocks.arm_round(table)
