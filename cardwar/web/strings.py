@@ -119,6 +119,19 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "{name} takes {count} card.", "{name} takes {count} cards.", n), locale),
             "face_down_count": _plural(lambda n: ngettext(
                 "{count} face down", "{count} face down", n), locale),
+            # Beggar-my-neighbour (a game in turns): the coming card, whose turn, what is owed
+            "card_number": _("Card {n}"),
+            "to_play": _("{name} to play."),
+            "must_pay": _plural(lambda n: ngettext(
+                "{name} must pay {count} card for the {card}.",
+                "{name} must pay {count} cards for the {card}.", n), locale),
+            "puts_down": _("{name} puts down the {card}."),
+            "takes_trick": _plural(lambda n: ngettext(
+                "{name} takes the pile: {count} card.",
+                "{name} takes the pile: {count} cards.", n), locale),
+            "table_pile": _plural(lambda n: ngettext(
+                "On the table: {count} card", "On the table: {count} cards", n), locale),
+            "tricks": _plural(lambda n: ngettext("{count} trick", "{count} tricks", n), locale),
             "tie_peace": _("A tie: peace!"),
             "tie_war": _("A tie: war!"),
             "nobody": _("Nobody can turn a card: the pot stays on the table."),
@@ -129,7 +142,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "draw": _("It is a draw."),
             "reason_battle_limit": _("The game reached its limit of {limit} battles."),
             "reason_unresolvable": _(page.unresolvable),
-            "reason_cycle": _("This War would repeat itself forever."),
+            "reason_cycle": _(page.cycle),
+            "turns_length": _("Cards put down: {cards}. Tricks: {tricks}."),
             "seed": _("The seed of this deal:"),
             "replay": _("Replay this game on your computer with:"),
             "play_again": _("Play again"),
@@ -163,6 +177,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_seated": _("You are not seated at this table."),
                 "not_playing": _("The game is not being played right now."),
                 "out": _("You are out of this game."),
+                "not_your_turn": _("It is not your turn: wait for the other player's card."),
                 "bad_message": _("The server did not understand that."),
                 "not_lobby": _("The game has already started."),
                 "rate_limited": _("Slow down a little: too many moves at once."),

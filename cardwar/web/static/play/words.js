@@ -188,6 +188,7 @@ export function makeWords(S, locale) {
    * @param {Game} g */
   function battleNumber(g) {
     const n = g.status === "over" ? g.battle : g.battle + 1;
+    if (g.to_move !== undefined) return fmt(S.card_number, { n: num(n) });
     if (g.battle_limit) return fmt(S.battle_of, { n: num(n), limit: num(g.battle_limit) });
     return fmt(S.battle, { n: num(n) });
   }
