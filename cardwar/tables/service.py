@@ -233,7 +233,7 @@ class TableService:
         if events:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
-        if table.status == "playing" and kinds & {"started", "battle"}:
+        if table.status == "playing" and kinds & {"started", table.kind.step}:
             self.clocks.arm_round(table)
         elif table.status == "playing" and "flipped" in kinds:
             for event in events:

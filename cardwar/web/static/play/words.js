@@ -30,6 +30,14 @@
  * @property {string} watching
  * @property {string} battle_of
  * @property {string} battle
+ * @property {string} card_number  in turns: "Card {n}"
+ * @property {string} to_play  in turns: "{name} to play."
+ * @property {PluralForms} must_pay  in turns: "{name} must pay {count} cards for the {card}."
+ * @property {string} puts_down  in turns: "{name} puts down the {card}."
+ * @property {PluralForms} takes_trick  in turns: "{name} takes the pile: {count} cards."
+ * @property {PluralForms} table_pile  in turns: "On the table: {count} cards"
+ * @property {PluralForms} tricks  in turns: "{count} tricks"
+ * @property {string} turns_length  in turns: "Cards put down: {cards}. Tricks: {tricks}."
  * @property {string} flip
  * @property {PluralForms} flip_help
  * @property {string} idle_you
