@@ -4,6 +4,7 @@ twice and runs out after 6 cards, 2 tricks)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -51,9 +52,10 @@ def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale,
         _start_against_the_computer(page, stacked_server, locale)
         assert page.locator("#turn-owed").inner_text() == words["to_play"]
         page.locator("#my-pile").click()  # the jack: the computer owes one card
+        owed = json.dumps(words["owed"])
         page.wait_for_function(
-            "document.getElementById('turn-owed').textContent.includes(%r) || "
-            "document.getElementById('turn-pile').dataset.size === '0'" % words["owed"])
+            f"document.getElementById('turn-owed').textContent.includes({owed}) || "
+            "document.getElementById('turn-pile').dataset.size === '0'")
         _play_to_the_end(page)
         end = page.locator("#end")
         end.wait_for(state="visible")
