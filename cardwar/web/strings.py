@@ -163,6 +163,19 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "rematch_ready": _("A rematch with the same seats is waiting for you."),
             "replay_step": _("Battle {n} of {total}"),
             "replay_start": _("The cards are dealt."),
+            "replay_trick": _("Trick {n} of {total}"),
+            "replay_play": _("Play"),
+            "replay_pause": _("Pause"),
+            # TRANSLATORS: a speed of the replay: {n} steps (battles or tricks) a second
+            "replay_per_second": _("{n} a second"),
+            "trick_summary": _plural(lambda n: ngettext(
+                "{name} started; {count} card was put down and {taker} took it.",
+                "{name} started; {count} cards were put down and {taker} took them.", n),
+                locale),
+            "cycle_info": _("This deal never ends. From trick {start} ({start_cards} cards) "
+                            "the same {length} tricks ({length_cards} cards) come round "
+                            "again and again."),
+            "cycle_rounds": _("Times round the cycle: {n}"),
             # TRANSLATORS: a card's name for screen readers, e.g. "queen of hearts".
             "card": _("{rank} of {suit}"),
             "ranks": {

@@ -82,6 +82,13 @@
  * @property {string} rematch_ready
  * @property {string} replay_step
  * @property {string} replay_start
+ * @property {string} replay_trick  "Trick {n} of {total}"
+ * @property {string} replay_play
+ * @property {string} replay_pause
+ * @property {string} replay_per_second  "{n} a second"
+ * @property {PluralForms} trick_summary  a trick of the replay in words
+ * @property {string} cycle_info  where an endless game's cycle starts and its length
+ * @property {string} cycle_rounds  "Times round the cycle: {n}"
  * @property {string} card
  * @property {Record<string, string>} ranks
  * @property {Record<string, string>} suits
