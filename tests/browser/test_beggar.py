@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from cardwar.settings import Settings
+
 from .helpers import open_page, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -67,13 +69,73 @@ def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale,
         ctx.close()
 
 
-def test_only_the_player_to_move_may_put_down_a_card(browser, stacked_server):
+@pytest.fixture(scope="module")
+def slow_computer(server_factory, tmp_path_factory) -> str:
+    """The stacked deal with a computer that takes two seconds for each card."""
+    db = tmp_path_factory.mktemp("beggar-slow") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}",
+                                   testing_stacked_deck=True, computer_delay=2.0))
+
+
+def test_only_the_player_to_move_may_put_down_a_card(browser, slow_computer):
     ctx, page = open_page(browser)
     try:
-        _start_against_the_computer(page, stacked_server, "en")
+        _start_against_the_computer(page, slow_computer, "en")
         page.locator("#my-pile").click()
         # while the computer pays, our pile is not ours to flip
         page.wait_for_selector("#my-pile[aria-disabled='true']")
         assert "Flip" not in page.locator("#my-pile").inner_text()
+        assert "Computer 2 must pay 1 card for the jack of hearts." in page.locator(
+            "#turn-owed").inner_text()
+        assert page.locator(".tseat[data-seat='1'] .tseat__state--wait").count() == 1
+        assert page.locator(".tseat[data-seat='0'] .tseat__state").count() == 0
+    finally:
+        ctx.close()
+
+
+def _step(page) -> int:
+    return int(page.locator("#replay").get_attribute("data-step") or 0)
+
+
+def test_a_record_opens_in_the_replay_and_plays(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records")
+        row = page.locator("tr[data-slug='nessler-2022']")
+        assert "8,344" in row.inner_text() and "1,164" in row.inner_text()
+        row.get_by_role("link").click()
+        page.wait_for_url(re.compile(r".*/en/beggar-my-neighbour/records/nessler-2022$"))
+        assert _step(page) == 0
+        page.locator("#replay-speed").select_option(index=4)
+        page.locator("#replay-play").click()
+        assert page.locator("#replay-play").get_attribute("aria-pressed") == "true"
+        page.wait_for_function("+document.getElementById('replay').dataset.step >= 5")
+        page.locator("#replay-play").click()  # pause
+        stopped = _step(page)
+        page.wait_for_timeout(400)
+        assert _step(page) == stopped
+        assert "Trick" in page.locator("#replay-step").inner_text()
+        assert page.locator("#turn-pile .pcard").count() >= 1
+        assert page.locator("#replay-cycle").is_hidden()  # a finite game has no cycle
+    finally:
+        ctx.close()
+
+
+def test_the_endless_deal_shows_its_cycle(browser, live_server):
+    ctx, page = open_page(browser, locale="de-DE")
+    try:
+        page.goto(f"{live_server}/de/beggar-my-neighbour/records/casella-2024")
+        cycle = page.locator("#replay-cycle")
+        assert cycle.is_visible()
+        info = page.locator("#replay-cycle-info").inner_text()
+        assert "Stich 4" in info and "62 Stiche" in info
+        assert cycle.get_attribute("data-rounds") == "0"
+        page.locator("#replay-speed").select_option(index=4)
+        page.locator("#replay-play").click()
+        # past its last trick the replay goes round the cycle again, and counts
+        page.wait_for_function(
+            "+document.getElementById('replay-cycle').dataset.rounds >= 1", timeout=20000)
+        assert _step(page) > 4
+        assert "1" in page.locator("#replay-rounds").inner_text()
     finally:
         ctx.close()
