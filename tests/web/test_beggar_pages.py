@@ -14,7 +14,8 @@ from cardwar.web.i18n import LOCALES, format_number
 
 from .test_pages import outline
 
-SOURCES = ("testserver", "richardpmann.weebly.com", "arxiv.org", "tkcs-collins.com", "en.wikipedia.org")
+SOURCES = ("testserver", "richardpmann.weebly.com", "arxiv.org", "tkcs-collins.com",
+           "en.wikipedia.org")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -24,7 +25,8 @@ def test_the_rules_page_compares_it_with_war_and_gives_its_length(client, locale
     assert html.count("<tr>") >= 6 + 13  # six rule rows, thirteen histogram bins
     assert f'href="/{locale}/beggar-my-neighbour/records"' in html
     assert 'class="rules__name"' in html  # which name the page uses, and why
-    assert 'name="players" value="2"' in html and 'value="3"' not in html.split("start-form")[1][:600]
+    form = html.split('class="start-form__players"')[1].split("</fieldset>")[0]
+    assert 'value="2"' in form and 'value="3"' not in form
 
 
 @pytest.mark.parametrize("locale", LOCALES)
