@@ -231,6 +231,7 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
     _ = i18n.gettext
     ngettext = i18n.ngettext
     words = reaction_words(variant)
+    in_turns = variant in VARIANTS and VARIANTS[variant].play == "turns"
     return {
         "reactions": {key: {"emoji": REACTION_EMOJI.get(key, ""), "text": words[key]}
                       for key in REACTIONS},
@@ -241,17 +242,35 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
         "a_spectator": _("A spectator"),
         "game_name": _(page_of(variant).title),
         "share_result": _("Share the result"),
-        "share_won_me": _plural(lambda n: ngettext(
-            "I won a game of {game} on cardwar in {count} battle!",
-            "I won a game of {game} on cardwar in {count} battles!", n), locale),
-        "share_won": _plural(lambda n: ngettext(
-            "{name} won a game of {game} on cardwar in {count} battle.",
-            "{name} won a game of {game} on cardwar in {count} battles.", n), locale),
-        "share_draw": _plural(lambda n: ngettext(
-            "A game of {game} on cardwar ended in a draw after {count} battle.",
-            "A game of {game} on cardwar ended in a draw after {count} battles.", n), locale),
+        **(_share_in_cards(locale) if in_turns else {
+            "share_won_me": _plural(lambda n: ngettext(
+                "I won a game of {game} on cardwar in {count} battle!",
+                "I won a game of {game} on cardwar in {count} battles!", n), locale),
+            "share_won": _plural(lambda n: ngettext(
+                "{name} won a game of {game} on cardwar in {count} battle.",
+                "{name} won a game of {game} on cardwar in {count} battles.", n), locale),
+            "share_draw": _plural(lambda n: ngettext(
+                "A game of {game} on cardwar ended in a draw after {count} battle.",
+                "A game of {game} on cardwar ended in a draw after {count} battles.", n), locale),
+        }),
         "share_replay": _("Watch the replay:"),
         "share_copied": _("Copied: paste it wherever you like."),
+    }
+
+
+def _share_in_cards(locale: str) -> dict[str, Any]:
+    """The shared result of a game in turns: its length in cards put down."""
+    ngettext = i18n.ngettext
+    return {
+        "share_won_me": _plural(lambda n: ngettext(
+            "I won a game of {game} on cardwar after {count} card!",
+            "I won a game of {game} on cardwar after {count} cards!", n), locale),
+        "share_won": _plural(lambda n: ngettext(
+            "{name} won a game of {game} on cardwar after {count} card.",
+            "{name} won a game of {game} on cardwar after {count} cards.", n), locale),
+        "share_draw": _plural(lambda n: ngettext(
+            "A game of {game} on cardwar was endless: a draw after {count} card.",
+            "A game of {game} on cardwar was endless: a draw after {count} cards.", n), locale),
     }
 
 
