@@ -65,6 +65,12 @@ def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale,
         assert words["length"] in end.inner_text()
         # the screen reader heard the last card and the trick
         assert page.locator("#turn-last").inner_text()
+        # the game's replay: trick by trick
+        end.locator(".end__links a").first.click()
+        page.wait_for_url(re.compile(r".*/replay$"))
+        page.locator("#replay-last").click()
+        assert page.locator("#replay").get_attribute("data-step") == "2"
+        assert page.locator("#turn-pile").get_attribute("data-size") == "4"
     finally:
         ctx.close()
 
