@@ -130,6 +130,8 @@ class Kind:
         over_data: what the ``over`` event adds to the end (tricks, cycle).
         record_json: the finished game's ``cardwar play --log --json`` object.
         start_counts: each seat's cards at the deal.
+        clock_at_start: the idle clock starts with the step (in turns nobody
+            can flip first: :mod:`cardwar.tables.clocks`), not at its first flip.
     """
 
     step: str
@@ -142,6 +144,7 @@ class Kind:
     over_data: Callable[[Any], dict[str, Any]]
     record_json: Callable[[GameRecord], dict[str, Any]]
     start_counts: Callable[[GameRecord], list[int]]
+    clock_at_start: bool = False
 
 
 def _play_battle(game: Game) -> tuple[BattleResult, dict[str, Any]]:
@@ -182,6 +185,7 @@ KINDS: dict[Play, Kind] = {
                              "cycle": cycle_json(g.cycle)},
         record_json=lambda r: beggar_json(turns_setup(r), log=True),
         start_counts=lambda r: [len(p) for p in turns_setup(r).piles],
+        clock_at_start=True,
     ),
 }
 
