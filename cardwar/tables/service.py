@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from cardwar.bus import Bus, Message
 from cardwar.engine import get_variant, new_seed
@@ -25,7 +25,7 @@ from .cache import TableCache
 from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
-from .events import Event, FlipBy, Flipped, Idle, seats_changed
+from .events import Event, FlipBy, Idle, seats_changed
 from .listing import OpenTables
 from .presence import Presence
 from .reactions import Reactions
@@ -234,7 +234,7 @@ class TableService:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
         if table.status == "playing" and kinds & {"started", table.kind.step}:
-            flips = [cast(Flipped, e) for e in events if e["type"] == "flipped"]
+            flips = [e for e in events if e["type"] == "flipped"]
             if self.clocks.arm_round(table, flips):  # in turns: the clock starts with the step
                 await self.bus.publish(table.id, self.clocks.idle_message(table))
         elif table.status == "playing" and "flipped" in kinds:
