@@ -62,7 +62,7 @@ class Variant:
             names = [str(n) for n in self.players]
             allowed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
-        if face_down is None:
+        if face_down is None or face_down == self.face_down:  # a rematch repeats it
             return self.face_down
         if not self.face_down_options:
             raise OptionError(f"{self.name} has no ties: it lays no face-down cards")

@@ -11,7 +11,7 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .helpers import open_page, start_play_server
+from .helpers import open_page, serious_axe_violations, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -83,7 +83,7 @@ def slow_computer(server_factory, tmp_path_factory) -> str:
                                    testing_stacked_deck=True, computer_delay=2.0))
 
 
-def test_only_the_player_to_move_may_put_down_a_card(browser, slow_computer):
+def test_only_the_player_to_move_may_put_down_a_card(browser, slow_computer, axe_source):
     ctx, page = open_page(browser)
     try:
         _start_against_the_computer(page, slow_computer, "en")
@@ -95,6 +95,7 @@ def test_only_the_player_to_move_may_put_down_a_card(browser, slow_computer):
             "#turn-owed").inner_text()
         assert page.locator(".tseat[data-seat='1'] .tseat__state--wait").count() == 1
         assert page.locator(".tseat[data-seat='0'] .tseat__state").count() == 0
+        assert serious_axe_violations(page, axe_source) == []
     finally:
         ctx.close()
 
@@ -127,7 +128,7 @@ def test_a_record_opens_in_the_replay_and_plays(browser, live_server):
         ctx.close()
 
 
-def test_the_endless_deal_shows_its_cycle(browser, live_server):
+def test_the_endless_deal_shows_its_cycle(browser, live_server, axe_source):
     ctx, page = open_page(browser, locale="de-DE")
     try:
         page.goto(f"{live_server}/de/beggar-my-neighbour/records/casella-2024")
@@ -143,5 +144,7 @@ def test_the_endless_deal_shows_its_cycle(browser, live_server):
             "+document.getElementById('replay-cycle').dataset.rounds >= 1", timeout=20000)
         assert _step(page) > 4
         assert "1" in page.locator("#replay-rounds").inner_text()
+        page.locator("#replay-play").click()  # pause
+        assert serious_axe_violations(page, axe_source) == []
     finally:
         ctx.close()

@@ -244,3 +244,25 @@ async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(t
     assert table.steps == 1 + 6 and table.status == "playing"
     assert service.idle_left(table) is None
     await _close(service)
+
+
+async def test_a_game_in_turns_against_the_computer_ends_and_has_a_rematch(tmp_path):
+    from cardwar.tables.rematch import rematch
+
+    service = await _service(tmp_path, testing_stacked_deck=True)
+    table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    for _ in range(20):
+        if table.status == "over":
+            break
+        if table.to_flip() == [0]:
+            await service.flip(table.id, 0)
+        await asyncio.sleep(0.03)
+    assert table.status == "over"
+    result = table.result()
+    assert (result["winner"], result["battles"], result.get("tricks")) == (0, 6, 2)
+    new_id, secret = await rematch(service, table.id, 0)
+    new = await service.get(new_id)
+    assert new is not None and new.variant.name == "beggar" and new.record.face_down == 0
+    assert secret and table.rematch == new_id
+    await _close(service)
