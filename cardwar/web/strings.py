@@ -102,6 +102,13 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "Click or tap your pile, or press Space or Enter, to flip. Once another "
                 "player has flipped, you have {count} seconds before the game flips for you.",
                 n), locale),
+            "flip_help_turns": _plural(lambda n: ngettext(
+                "Click or tap your pile, or press Space or Enter, to put down your card "
+                "when it is your turn. You then have {count} second before the game puts "
+                "it down for you.",
+                "Click or tap your pile, or press Space or Enter, to put down your card "
+                "when it is your turn. You then have {count} seconds before the game puts "
+                "it down for you.", n), locale),
             "idle_you": _("Flipping for you in {n} s"),
             "idle_wait": _("Waiting for {names}… {n} s"),
             "placings": _("Placings"),

@@ -6,7 +6,7 @@
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
 import { acts, canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
-import { renderTurn } from "./turns.js";
+import { inTurns, renderTurn } from "./turns.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./messages.js").Seat} Seat */
@@ -230,7 +230,8 @@ export function renderTable(v, state) {
   renderTurn(w, state);
   const mine = you !== null && g.status === "playing" && g.in_play[you];
   byId("flip-help").textContent = mine
-    ? w.plural(S.flip_help, Math.round(C.flip_timeout || 10)) : "";
+    ? w.plural(inTurns(g) ? S.flip_help_turns : S.flip_help, Math.round(C.flip_timeout || 10))
+    : "";
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
   byId("auto-area").hidden = !(you !== null && g.status === "playing");
   if (you !== null) {

@@ -40,6 +40,7 @@
  * @property {string} turns_length  in turns: "Cards put down: {cards}. Tricks: {tricks}."
  * @property {string} flip
  * @property {PluralForms} flip_help
+ * @property {PluralForms} flip_help_turns  the same in a game in turns
  * @property {string} idle_you
  * @property {string} idle_wait
  * @property {string} placings
