@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardwar.engine import Game
+
 from .errors import ErrorCode, TableError
 from .events import PACES, FastForward, Left, Pace, PaceSet
 
 if TYPE_CHECKING:
-    from cardwar.engine import Game
-
     from .events import Event
+    from .kinds import AnyGame
     from .records import GameRecord
 
 
@@ -25,7 +26,7 @@ class PlayerChoices:
 
     if TYPE_CHECKING:
         record: GameRecord
-        game: Game
+        game: AnyGame
         skipping: bool
 
         @property
@@ -42,12 +43,18 @@ class PlayerChoices:
         if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
             raise TableError(ErrorCode.NOT_SEATED)
 
+    def _in_play(self) -> list[int]:
+        """Seats still in play (in turns, both players until the end)."""
+        if isinstance(self.game, Game):
+            return self.game.in_play()
+        return [] if self.game.over else list(range(len(self.record.seats)))
+
     def by_hand(self) -> list[int]:
         """Seats in play whose human flips by hand (not on auto-flip); whether one
         of them is away is presence's to say (:mod:`cardwar.tables.presence`)."""
         if self.record.status != "playing":
             return []
-        return [s for s in self.game.in_play() if self.record.seats[s].kind == "human"
+        return [s for s in self._in_play() if self.record.seats[s].kind == "human"
                 and not self.record.seats[s].auto_flip]
 
     def set_pace(self, seat: int, pace: Pace) -> None:
@@ -79,7 +86,7 @@ class PlayerChoices:
         self._human(seat)
         if self.record.status != "playing":
             raise TableError(ErrorCode.NOT_PLAYING)
-        if seat in self.game.in_play() or waiting:
+        if seat in self._in_play() or waiting:
             raise TableError(ErrorCode.NOT_OUT)
         if not self.skipping:
             self._emit(FastForward(type="fast_forward", seq=self._next, seat=seat))
