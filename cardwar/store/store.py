@@ -22,6 +22,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Connection,
+    delete,
     event,
     func,
     select,
@@ -256,6 +257,32 @@ class Store:
             [(s.seat, s.kind, s.nickname, s.secret_hash, s.auto_flip) for s in game.seats]
             if seats else [],
             [(e.seq, e.type, e.data) for e in events]))
+
+    async def remove(self, game_ids: list[str]) -> int:
+        """Delete the games ``game_ids`` with their seats and events.
+
+        Returns:
+            How many games were deleted.
+        """
+        if not game_ids:
+            return 0
+        async with self._write_lock, self._sessions.begin() as session:
+            for row in (EventRow, SeatRow):
+                await session.execute(delete(row).where(row.game_id.in_(game_ids)))
+            done = await session.execute(delete(GameRow).where(GameRow.id.in_(game_ids)))
+            return int(getattr(done, "rowcount", 0) or 0)
+
+    async def expired(self, lobby_before: datetime, over_before: datetime | None,
+                      limit: int) -> list[str]:
+        """Up to ``limit`` ids of games still in the lobby that were created
+        before ``lobby_before``, and of finished games last changed before
+        ``over_before`` (None: finished games are kept)."""
+        expired = (GameRow.status == "lobby") & (GameRow.created_at < lobby_before)
+        if over_before is not None:
+            expired = expired | ((GameRow.status == "over") & (GameRow.updated_at < over_before))
+        async with self._sessions() as session:
+            return list((await session.scalars(
+                select(GameRow.id).where(expired).limit(limit))).all())
 
     async def count_playing(self) -> int:
         """How many games are being played now (started, not over), site-wide."""

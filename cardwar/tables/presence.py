@@ -114,6 +114,8 @@ class Presence:
         counter[seat] -= 1
         if counter[seat] <= 0:
             del counter[seat]
+            if not counter:
+                del self._online[game_id]
             await self._publish_presence(game_id, seat, False)
             self.arm_gone(game_id, seat)
 
@@ -137,6 +139,16 @@ class Presence:
         if seat in table.to_flip() and not table.record.seats[seat].auto_flip:
             self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
         return True
+
+    def forget(self, game_id: str) -> None:
+        """``game_id`` ended: nobody is played for while away any more."""
+        self._gone.pop(game_id, None)
+
+    def games(self) -> int:
+        """How many games this process keeps anything about (connections, gone
+        seats, what other processes said)."""
+        return len(self._online.keys() | self._watchers.keys() | self._gone.keys()
+                   | self._remote_online.keys() | self._remote_watchers.keys())
 
     def handed_over(self, game_id: str, seat: int) -> None:
         """``seat`` is the computer's now: no longer a gone player's."""

@@ -18,7 +18,12 @@ from typing import Any, TypeVar
 
 from cardwar.bus import Bus, Message
 from cardwar.engine import get_variant, new_seed
-from cardwar.obs.metrics import battle_played, set_games_in_progress, stale_write
+from cardwar.obs.metrics import (
+    battle_played,
+    set_games_in_progress,
+    set_tables_in_memory,
+    stale_write,
+)
 from cardwar.settings import Settings
 
 from .cache import TableCache
@@ -66,7 +71,7 @@ class TableService:
         self.store = store
         self.bus = bus
         self.settings = settings
-        self.cache = TableCache()
+        self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
         self.clocks = Clocks(settings, self.flip, self._is_gone)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get)
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
@@ -229,7 +234,7 @@ class TableService:
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
-            self._observe_status(event)
+            self._observe_status(table.id, event)
         if events:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
@@ -353,8 +358,12 @@ class TableService:
         return await self.cluster.catch_up(game_id, seq)
 
     # -- metrics and the life of the service ---------------------------------------
-    def _observe_status(self, event: Message) -> None:
-        """A game started or ended: refresh the games-in-progress gauge."""
+    def _observe_status(self, game_id: str, event: Message) -> None:
+        """A game started or ended: refresh the games-in-progress gauge; an
+        ended game's clocks and gone seats are let go."""
+        if event["type"] == "over":
+            self.clocks.forget(game_id)
+            self.presence.forget(game_id)
         if event["type"] in ("started", "over") and not self._closed:
             self.clocks.timers.spawn(self.refresh_games_in_progress())
 
@@ -371,13 +380,14 @@ class TableService:
 
     def start_background(self, gauge_interval: float = 15.0,
                          presence_interval: float | None = None) -> None:
-        """Start the periodic jobs: the games-in-progress gauge every
-        ``gauge_interval`` seconds and, with several processes, the presence
+        """Start the periodic jobs: the games-in-progress and tables-in-memory
+        gauges every ``gauge_interval`` seconds and, with several processes, the presence
         checks (:meth:`Presence.start_checks`)."""
 
         async def gauges() -> None:
             while True:
                 await self.refresh_games_in_progress()
+                set_tables_in_memory(len(self.cache))
                 await asyncio.sleep(gauge_interval)
 
         if self._gauges is None:

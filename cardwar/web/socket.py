@@ -20,10 +20,13 @@ Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. Flips are
 rate-limited per connection (:data:`FLIP_RATE`), all messages too
 (:data:`MESSAGE_RATE`); reactions per seat or spectator connection
-(:mod:`cardwar.tables.reactions`).
+(:mod:`cardwar.tables.reactions`). A socket over a limit gets a
+``rate_limited`` frame, at most ``settings.flood_warnings`` of them in
+:data:`FLOOD_PERIOD` seconds; past them it is closed with 1008.
 
-Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
-was handed to the computer or its secret replaced (the page reloads).
+Close codes: 1008 refused handshake (or too many sockets, or flooding),
+4000 silent connection, 4001 the seat was handed to the computer or its secret
+replaced (the page reloads).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
+from cardwar.obs import limited
 from cardwar.tables import Table, TableError, TableService, hash_secret
 
 from .protocol import (
@@ -62,6 +66,8 @@ MAX_REPLAY = 200
 FLIP_RATE = (8, 1.0)
 #: Messages of any kind one connection may send: (count, per seconds).
 MESSAGE_RATE = (60, 10.0)
+#: Seconds over which ``settings.flood_warnings`` warnings close a socket (1008).
+FLOOD_PERIOD = 60.0
 DEFAULT_HEARTBEAT = 20.0
 
 
@@ -99,6 +105,9 @@ class Connection:
         self.heard = time.monotonic()
         self._messages = AsyncLimiter(*MESSAGE_RATE)
         self._flips = AsyncLimiter(*FLIP_RATE)
+        self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
+        #: True once the server closed this socket (the read loop stops)
+        self.closed = False
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
@@ -110,6 +119,17 @@ class Connection:
     async def error(self, table: Table, code: str) -> None:
         """Send an ``error`` frame with the translation key ``code``."""
         await self.send(table, {"type": "error", "seq": None, "code": code})
+
+    async def too_fast(self, table: Table) -> None:
+        """Warn with a ``rate_limited`` frame; past ``settings.flood_warnings``
+        warnings in :data:`FLOOD_PERIOD` seconds, close the socket (1008) instead."""
+        if await hit(self._warnings):
+            await self.error(table, "rate_limited")
+            return
+        limited("flood")
+        log.info("closing a flooding socket of game %s", self.game_id)
+        self.closed = True
+        await self.ws.close(code=1008)
 
     async def catch_up(self, table: Table, since: int | None) -> int:
         """Send what the page lacks (events since ``since`` or a full state).
@@ -177,7 +197,7 @@ class Connection:
         if table is None:
             return
         if not await hit(self._messages):
-            await self.error(table, "rate_limited")
+            await self.too_fast(table)
             return
         try:
             msg = parse_message(raw)
@@ -201,7 +221,7 @@ class Connection:
         try:
             if isinstance(msg, Flip):
                 if not await hit(self._flips):
-                    await self.error(table, "rate_limited")
+                    await self.too_fast(table)
                     return
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)
             elif isinstance(msg, Auto):
@@ -249,6 +269,8 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
                 if raw is None:
                     raw = message.get("bytes")
                 await conn.handle(raw)
+                if conn.closed:
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception:  # never let one connection take the server down
