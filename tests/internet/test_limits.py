@@ -6,12 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from play.helpers import ORIGIN, create, finish, join, make_client, ws
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from cardwar.tables.retention import Retention
-
-from play.helpers import ORIGIN, create, finish, join, make_client, ws
 
 FORM = {"variant": "peace", "players": "2", "seat1": "friend", "nickname": "Ann"}
 
@@ -133,9 +132,8 @@ def test_sockets_per_address_and_per_game(tmp_path):
         gid, _ = create(c)
         with ws(c, gid) as a, ws(c, gid) as b:
             a.receive_json(), b.receive_json()
-            with pytest.raises(WebSocketDisconnect) as closed:
-                with ws(c, gid) as third:
-                    third.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed, ws(c, gid) as third:
+                third.receive_json()
             assert closed.value.code == 1008
         with ws(c, gid) as again:  # closed ones are counted off
             assert again.receive_json()["type"] == "state"
@@ -144,9 +142,8 @@ def test_sockets_per_address_and_per_game(tmp_path):
         other, _ = create(c)
         with ws(c, gid) as a, ws(c, other) as b:
             a.receive_json(), b.receive_json()
-            with pytest.raises(WebSocketDisconnect) as closed:
-                with ws(c, gid) as third:
-                    third.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed, ws(c, gid) as third:
+                third.receive_json()
             assert closed.value.code == 1008
 
 
