@@ -33,9 +33,9 @@ def test_other_hosts_get_400_for_pages_posts_and_websocket_upgrades(tmp_path):
         r = c.post("/en/play", data=FORM, headers=local, follow_redirects=False)
         assert r.status_code == 303
         gid = r.headers["location"].rsplit("/", 1)[1]
-        with pytest.raises(WebSocketDenialResponse) as denied:
-            with c.websocket_connect(f"/ws/g/{gid}", headers=evil):
-                pass
+        with (pytest.raises(WebSocketDenialResponse) as denied,
+              c.websocket_connect(f"/ws/g/{gid}", headers=evil)):
+            pass
         assert denied.value.status_code == 400
         with c.websocket_connect(f"/ws/g/{gid}", headers=local) as sock:
             assert sock.receive_json()["type"] == "state"
@@ -66,9 +66,9 @@ def test_origin_must_match_scheme_host_and_port(tmp_path, origin):
         assert post_game(c, headers={"origin": origin}).status_code == 403
         assert post_game(c, headers={"origin": "http://testserver:80"}).status_code == 303
         gid, _ = create(c)
-        with pytest.raises(WebSocketDisconnect) as closed:
-            with c.websocket_connect(f"/ws/g/{gid}", headers={"origin": origin}) as sock:
-                sock.receive_json()
+        with (pytest.raises(WebSocketDisconnect) as closed,
+              c.websocket_connect(f"/ws/g/{gid}", headers={"origin": origin}) as sock):
+            sock.receive_json()
         assert closed.value.code == 1008
 
 
