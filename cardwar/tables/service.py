@@ -159,10 +159,11 @@ class TableService:
         The save is a version check on ``seq``: when another process changed
         the game first (:class:`StaleWriteError`), the cached table catches up
         with the stored events it missed and ``action`` is applied again, so a
-        battle is never played twice nor lost. With several processes the
-        action is tried on a clone of the cached table, kept once saved: a
-        lost check leaves the cache as it was, a few events behind, instead
-        of having to be rebuilt by replaying the whole game.
+        battle is never played twice nor lost. The action is tried on a clone
+        of the cached table, kept once saved: a failed save or a lost check
+        leaves the cache as it was (a few events behind, with several
+        processes, instead of having to be rebuilt by replaying the whole
+        game), and no page is ever shown an event that was not stored.
 
         Args:
             game_id: the game.
@@ -193,7 +194,9 @@ class TableService:
                     table = await self.cluster.refresh(game_id, table)
                     if table is None:
                         raise TableError(ErrorCode.NO_GAME)
-                work = table.clone() if distributed else table
+                # a copy: until the save is committed, pages are shown the stored
+                # game, so a seq a page saw is never one that a failed save loses
+                work = table.clone()
                 before = work.seq
                 try:
                     value = action(work)

@@ -112,7 +112,10 @@ async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
             return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
     try:
         new_id, secret = await rematch(service(request), game_id, seat)
-    except TableError:
+    except TableError as exc:
+        offered = await known_rematch(service(request), table)
+        if exc.code == "seat_taken" and offered is not None:  # asked twice: the same game
+            return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
         return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
     return _seated_redirect(request, f"/{locale}/g/{new_id}", new_id, secret)
 

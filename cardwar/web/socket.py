@@ -17,7 +17,10 @@ Heartbeats: the server sends ``{"type": "ping"}`` every
 heartbeats is closed (code 4000). Pages answer with ``pong``.
 
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
-``error`` frame with a translation key and changes nothing. Flips are
+``error`` frame with a translation key and changes nothing. A message the
+server could not apply (the database did not answer) gets an ``unavailable``
+error frame; a flip for a battle the page is behind on gets the stored events
+it missed. Flips are
 rate-limited per connection (:data:`FLIP_RATE`), all messages too
 (:data:`MESSAGE_RATE`); reactions per seat or spectator connection
 (:mod:`cardwar.tables.reactions`). A socket over a limit gets a
@@ -40,8 +43,9 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
+from cardwar.bus import Subscription
 from cardwar.obs import limited
-from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret
 
 from .protocol import (
     MAX_MESSAGE,
@@ -108,6 +112,8 @@ class Connection:
         self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
         #: True once the server closed this socket (the read loop stops)
         self.closed = False
+        #: the game's subscription, once serving
+        self.sub: Subscription | None = None
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
@@ -160,6 +166,14 @@ class Connection:
             await self.ws.send_json(snapshot)
         return int(snapshot["seq"])
 
+    async def _behind(self, battle: int) -> None:
+        """A flip for ``battle`` did not count: if the page is behind the game
+        (events it missed, e.g. while the bus was down), its subscription
+        sends it the stored events it lacks, in order."""
+        table = await self.service.get(self.game_id)
+        if table is not None and battle <= table.game.battles and self.sub is not None:
+            self.sub.resync()
+
     def _still_mine(self, table: Table) -> bool:
         if self.seat is None:
             return True
@@ -192,7 +206,21 @@ class Connection:
             await self.send(table, {"type": "ping", "seq": None})
 
     async def handle(self, raw: str | bytes | None) -> None:
-        """Apply one message from the page; answer errors with an ``error`` frame."""
+        """Apply one message from the page; answer errors with an ``error`` frame.
+
+        When the store (or the bus) fails, nothing was changed: the page gets
+        an ``unavailable`` error frame (it may send the move again) and the
+        socket stays open.
+        """
+        try:
+            await self._handle(raw)
+        except Exception:  # noqa: BLE001 - a failed save never closes the socket
+            log.warning("could not apply a message in game %s", self.game_id, exc_info=True)
+            async with self._send_lock:
+                await self.ws.send_json({"type": "error", "seq": None,
+                                         "code": ErrorCode.UNAVAILABLE.value})
+
+    async def _handle(self, raw: str | bytes | None) -> None:
         table = await self.service.get(self.game_id)
         if table is None:
             return
@@ -223,7 +251,9 @@ class Connection:
                 if not await hit(self._flips):
                     await self.too_fast(table)
                     return
-                await self.service.flip(self.game_id, self.seat, "player", msg.battle)
+                counted = await self.service.flip(self.game_id, self.seat, "player", msg.battle)
+                if not counted and msg.battle is not None:
+                    await self._behind(msg.battle)
             elif isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
             elif isinstance(msg, Start):
@@ -252,6 +282,7 @@ async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
     async with service.bus.subscribe(table.id) as sub:
+        conn.sub = sub
         tasks: list[asyncio.Task[None]] = []
         # counted first, so the page's own snapshot shows it online (and back if gone)
         await service.connect(table.id, seat)
