@@ -112,9 +112,9 @@ async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
             return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
     try:
         new_id, secret = await rematch(service(request), game_id, seat)
-    except TableError as exc:
+    except TableError:
         offered = await known_rematch(service(request), table)
-        if exc.code == "seat_taken" and offered is not None:  # asked twice: the same game
+        if offered is not None and table.rematch_by == seat:  # asked twice: the same game
             return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
         return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
     return _seated_redirect(request, f"/{locale}/g/{new_id}", new_id, secret)
