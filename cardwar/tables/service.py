@@ -110,6 +110,14 @@ class TableService:
                             self.presence.arm_gone(table.id, rec.seat)
             return table
 
+    async def settled(self, game_id: str) -> Table | None:
+        """The table ``game_id`` once no change of it is in flight (a change
+        being saved is waited for): what a page's snapshot is made from, so
+        its ``seq`` is always a stored one."""
+        async with self.cache.lock(game_id):
+            pass
+        return await self.get(game_id)  # no change can start in between: no await
+
     # -- changing ------------------------------------------------------------
     async def create(
         self,
@@ -159,11 +167,13 @@ class TableService:
         The save is a version check on ``seq``: when another process changed
         the game first (:class:`StaleWriteError`), the cached table catches up
         with the stored events it missed and ``action`` is applied again, so a
-        battle is never played twice nor lost. The action is tried on a clone
-        of the cached table, kept once saved: a failed save or a lost check
-        leaves the cache as it was (a few events behind, with several
-        processes, instead of having to be rebuilt by replaying the whole
-        game), and no page is ever shown an event that was not stored.
+        battle is never played twice nor lost. With several processes the
+        action is tried on a clone of the cached table, kept once saved: a
+        lost check leaves the cache as it was, a few events behind, instead
+        of having to be rebuilt by replaying the whole game. A failed save
+        drops the cached table (it is read back from the store); a page's
+        snapshot waits for the change in flight (:meth:`settled`), so no page
+        is shown an event number that was not stored.
 
         Args:
             game_id: the game.
@@ -194,9 +204,7 @@ class TableService:
                     table = await self.cluster.refresh(game_id, table)
                     if table is None:
                         raise TableError(ErrorCode.NO_GAME)
-                # a copy: until the save is committed, pages are shown the stored
-                # game, so a seq a page saw is never one that a failed save loses
-                work = table.clone()
+                work = table.clone() if distributed else table
                 before = work.seq
                 try:
                     value = action(work)

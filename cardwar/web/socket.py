@@ -161,6 +161,8 @@ class Connection:
                 await self.send(table, {"type": "watchers", "seq": None,
                                         "count": self.service.watchers(self.game_id)})
                 return last
+        # no change in flight: the snapshot's seq is a stored one (never reused)
+        table = await self.service.settled(self.game_id) or table
         snapshot = self.service.message(table, self.seat)
         async with self._send_lock:
             await self.ws.send_json(snapshot)

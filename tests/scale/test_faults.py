@@ -3,8 +3,10 @@
 * Redis stopped and started again in the middle of a game whose two players
   are on two server processes (a private ``redis-server`` on a port of its
   own, never the shared one);
-* PostgreSQL restarted (``pg_ctl restart -m fast``) in the middle of a game
-  (a private cluster under the test's temporary folder, run as ``postgres``).
+* PostgreSQL restarted (``pg_ctl restart -m fast``) in the middle of a game,
+  then stopped for longer than the retries and started again (a private
+  cluster in a folder of its own under /tmp, run as ``postgres``): a flip
+  that cannot be saved gets an ``unavailable`` error frame, the socket stays.
 
 While the service is down every flip gets an answer; after it, the game is
 played to its end by auto-flip, and every page has seen every event once,
@@ -174,6 +176,9 @@ class PrivateCluster:
     def start(self) -> None:
         self._as_postgres(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
                           "--auth=trust", "--no-sync")
+        self.run()
+
+    def run(self) -> None:
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
                    f"-c unix_socket_directories={self.data} -c fsync=off")
         self.pg_ctl("-o", options, "start")
@@ -217,6 +222,20 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
             await asyncio.sleep(0.3)
             await bob.send("flip")
             await asyncio.gather(ann.until("battle", battle=3), bob.until("battle", battle=3))
+
+            # down for longer than the retries: the flip is refused out loud, the
+            # socket stays open, and the same flip counts once the database is back
+            cluster.pg_ctl("-m", "fast", "stop")
+            await asyncio.sleep(0.3)
+            await ann.send("flip")
+            assert (await ann.until("error"))["code"] == "unavailable"
+            cluster.run()
+            await asyncio.sleep(0.3)
+            await ann.send("flip")
+            assert (await ann.until("flipped", seat=0))["battle"] == 4
+            await asyncio.sleep(0.3)
+            await bob.send("flip")
+            await asyncio.gather(ann.until("battle", battle=4), bob.until("battle", battle=4))
             over = await auto_to_the_end([ann, bob])
             check_against_replay([ann, bob], over)
             await ann.ws.close()
