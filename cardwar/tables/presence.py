@@ -97,6 +97,8 @@ class Presence:
             await self._publish_presence(game_id, seat, True)
             if self.is_gone(game_id, seat):
                 self._gone[game_id].discard(seat)
+                if not self._gone[game_id]:
+                    del self._gone[game_id]
                 await self._publish_gone(game_id, seat, False)
                 table = self._cached(game_id)
                 if table is not None and seat in table.to_flip():
@@ -170,6 +172,8 @@ class Presence:
         elif kind == "gone":  # the process that saw the player leave (or come back) says so
             gone = self._gone.setdefault(game_id, set())
             (gone.add if message.get("gone") else gone.discard)(int(message["seat"]))
+            if not gone:
+                del self._gone[game_id]
         else:
             return False
         return True
