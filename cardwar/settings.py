@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Host names a local site always answers to.
@@ -59,25 +60,25 @@ class Settings(BaseSettings):
     database: str = "sqlite+aiosqlite:///./var/cardwar.db"
     redis: str | None = None
     redis_prefix: str = "cardwar:"
-    flip_timeout: float = 10.0
-    gone_after: float = 120.0
-    heartbeat: float = 20.0
-    computer_delay: float = 0.8
-    presence_ttl: float = 15.0
-    open_table_ttl: float = 1800.0
+    flip_timeout: PositiveFloat = 10.0
+    gone_after: PositiveFloat = 120.0
+    heartbeat: PositiveFloat = 20.0
+    computer_delay: NonNegativeFloat = 0.8
+    presence_ttl: PositiveFloat = 15.0
+    open_table_ttl: PositiveFloat = 1800.0
     allowed_hosts: str = ""
     trusted_proxies: str = "127.0.0.1,::1"
-    tables_in_memory: int = 2000
-    table_idle: float = 600.0
-    creates_per_minute: int = 20
-    joins_per_minute: int = 60
-    rematches_per_minute: int = 20
-    sockets_per_address: int = 50
-    sockets_per_game: int = 200
-    flood_warnings: int = 20
-    lobby_ttl: float = 86400.0
-    finished_ttl: float = 0.0
-    sweep_interval: float = 600.0
+    tables_in_memory: PositiveInt = 2000
+    table_idle: PositiveFloat = 600.0
+    creates_per_minute: PositiveInt = 20
+    joins_per_minute: PositiveInt = 60
+    rematches_per_minute: PositiveInt = 20
+    sockets_per_address: PositiveInt = 50
+    sockets_per_game: PositiveInt = 200
+    flood_warnings: PositiveInt = 20
+    lobby_ttl: PositiveFloat = 86400.0
+    finished_ttl: NonNegativeFloat = 0.0
+    sweep_interval: PositiveFloat = 600.0
     commit: str | None = None
     testing_stacked_deck: bool = False
 

@@ -14,7 +14,7 @@ from cardwar.store import Store
 from cardwar.tables import TableService
 from cardwar.tables.retention import Retention
 
-from . import listing, pages, play, pwa, rooms, security
+from . import beggar_pages, listing, pages, play, pwa, rooms, security
 from .guard import install_guards
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None, bind: str | None = None) -> Fas
     app.include_router(play.router)
     app.include_router(rooms.router)
     app.include_router(listing.router)  # before the pages' "/{locale}/{slug}"
+    app.include_router(beggar_pages.router)  # the records, below the rules page
     # before the pages router: its "/{locale}" catch-all would take /metrics
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     app.include_router(pages.router)

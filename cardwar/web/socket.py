@@ -173,7 +173,7 @@ class Connection:
         (events it missed, e.g. while the bus was down), its subscription
         sends it the stored events it lacks, in order."""
         table = await self.service.get(self.game_id)
-        if table is not None and battle <= table.game.battles and self.sub is not None:
+        if table is not None and battle <= table.steps and self.sub is not None:
             self.sub.resync()
 
     def _still_mine(self, table: Table) -> bool:
