@@ -20,6 +20,8 @@ the socket counts only while a socket is open.
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from collections import Counter
 from typing import Literal
 
@@ -98,6 +100,25 @@ class Guard:
         return sum(self._by_game.values())
 
 
+#: Bind addresses meaning "every address of this machine".
+WILDCARDS = ("0.0.0.0", "::")
+
+
+def own_addresses() -> list[str]:
+    """This machine's host names and addresses (IPv6 in brackets, as in a ``Host``):
+    what the devices of a local network use to reach ``serve --host 0.0.0.0``."""
+    found = {socket.gethostname(), socket.getfqdn()}
+    with contextlib.suppress(OSError):
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None):
+            found.add(str(sockaddr[0]))
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        # the address of the route out (a UDP "connect" sends nothing)
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            found.add(str(s.getsockname()[0]))
+    return sorted(f"[{a}]" if ":" in a else a for a in found if a)
+
+
 def guard(conn: HTTPConnection) -> Guard:
     """The :class:`Guard` of the app serving ``conn``."""
     found: Guard = conn.app.state.guard
@@ -108,10 +129,14 @@ def install_guards(app: FastAPI, settings: Settings, bind: str | None = None) ->
     """Add the host check and the trusted-proxy headers to ``app`` (outermost
     middleware: call after every other ``add_middleware``) and its :class:`Guard`.
 
-    ``bind``: the address ``serve`` listens on, allowed as a host by default.
+    ``bind``: the address ``serve`` listens on, allowed as a host by default
+    (every address, ``0.0.0.0`` or ``::``: this machine's names and addresses,
+    :func:`own_addresses`).
     """
     app.state.guard = Guard(settings)
+    hosts = settings.hosts(bind)
+    if bind in WILDCARDS and not names(settings.allowed_hosts):
+        hosts += own_addresses()  # serving the local network: this machine's names
     app.add_middleware(ProxyHeadersMiddleware,
                        trusted_hosts=names(settings.trusted_proxies) or "127.0.0.1")
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=settings.hosts(bind),
-                       www_redirect=False)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)

@@ -59,6 +59,22 @@ def test_allowed_hosts_setting_and_the_bind_address(tmp_path):
         assert c.get("/en/", headers={"host": "10.1.2.3"}).status_code == 400
 
 
+def test_serving_the_local_network_answers_to_this_machines_addresses(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from cardwar.settings import Settings
+    from cardwar.web.app import create_app
+    from cardwar.web.guard import own_addresses
+
+    mine = [a for a in own_addresses() if a not in ("127.0.0.1", "[::1]", "localhost")]
+    assert mine, "no address of this machine besides loopback"
+    db = f"sqlite+aiosqlite:///{tmp_path / 'g.db'}"
+    with TestClient(create_app(Settings(database=db, allowed_hosts=""), bind="0.0.0.0")) as c:
+        for address in mine:
+            assert c.get("/en/", headers={"host": f"{address}:8000"}).status_code == 200
+        assert c.get("/en/", headers={"host": "evil.example:8000"}).status_code == 400
+
+
 @pytest.mark.parametrize("origin", ["https://testserver", "http://testserver:8080",
                                     "http://testserver.evil", "null"])
 def test_origin_must_match_scheme_host_and_port(tmp_path, origin):
