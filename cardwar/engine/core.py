@@ -38,138 +38,30 @@ REASONS = ("all_cards", "battle_limit", "unresolvable", "cycle")
 NEED_ROOM = -1
 _MASK = 63  # ring buffers of 64 slots: more than the 52 cards
 
-_B = np.uint64(0x9E3779B97F4A7C15)  # odd, so it has an inverse mod 2**64
-
-
-def _inverse(b: int) -> int:
-    return pow(b, -1, 1 << 64)
-
-
-_BINV = np.uint64(_inverse(int(_B)))
-_POW = np.array([pow(int(_B), i, 1 << 64) for i in range(64)], dtype=np.uint64)
+CHECK = -2
+STOPPED = -3
+_MASK = 63  # ring buffers of 64 slots: more than the 52 cards
 _SEAT = np.array([0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0,
                   0x082EFA98EC4E6C89], dtype=np.uint64)
 
 
 @njit(cache=True)
-def _battle(buf, head, size, players, key, d, pot, up, hashing, h):  # type: ignore[no-untyped-def]
-    """Play one battle with all its peaces; return the winning seat, or -1
-    when the battle cannot be decided (RULES.md 5.7; the pot is then lost)."""
-    n = 0
-    best = 99
-    nbest = 0
-    win = -1
-    act = 0
-    for s in range(players):
-        if size[s] > 0:
-            act |= 1 << s
-            c = buf[s, head[s]]
-            head[s] = (head[s] + 1) & _MASK
-            size[s] -= 1
-            if hashing:
-                h[s] = (h[s] - np.uint64(c + 1)) * _BINV
-            pot[n] = c
-            n += 1
-            up[s] = c
-            k = key[c]
-            if k < best:
-                best = k
-                nbest = 1
-                win = s
-            elif k == best:
-                nbest += 1
-    while nbest > 1:
-        left = False
-        for s in range(players):
-            if (act >> s) & 1 and size[s] > 0:
-                left = True
-        if not left:
-            return -1
-        best = 99
-        nbest = 0
-        for s in range(players):
-            if not (act >> s) & 1:
-                continue
-            m = size[s]
-            if m > 0:
-                # k <= d cards: k - 1 face down and the last up; else d and one.
-                lay = m if m <= d else d + 1
-                for _ in range(lay):
-                    c = buf[s, head[s]]
-                    head[s] = (head[s] + 1) & _MASK
-                    if hashing:
-                        h[s] = (h[s] - np.uint64(c + 1)) * _BINV
-                    pot[n] = c
-                    n += 1
-                size[s] -= lay
-                up[s] = c
-            k = key[up[s]]  # rule 5.4: a seat with no card keeps its face-up card
-            if k < best:
-                best = k
-                nbest = 1
-                win = s
-            elif k == best:
-                nbest += 1
-    t = (head[win] + size[win]) & _MASK
-    for i in range(n):
-        c = pot[i]
-        buf[win, t] = c
-        if hashing:
-            h[win] += np.uint64(c + 1) * _POW[size[win] + i]
-        t = (t + 1) & _MASK
-    size[win] += n
-    return win
+def hash_constants(b, pw):  # type: ignore[no-untyped-def]
+    """Fill ``pw`` (64 uint64) with ``b**i mod 2**64`` and return the inverse
+    of ``b`` (odd) mod 2**64, by Newton's iteration."""
+    x = np.uint64(1)
+    for i in range(64):
+        pw[i] = x
+        x = x * b
+    inv = b  # an odd b is its own inverse mod 8; each step doubles the bits
+    for _ in range(6):
+        inv = inv * (np.uint64(2) - b * inv)
+    return inv
 
 
 @njit(cache=True)
-def _load(piles, lens, players, buf, head, size, hashing, h):  # type: ignore[no-untyped-def]
-    """Put the deal (``piles`` flat, ``lens`` cards a seat) into the ring buffers."""
-    o = 0
-    for s in range(players):
-        head[s] = 0
-        size[s] = lens[s]
-        h[s] = np.uint64(0)
-        for i in range(lens[s]):
-            c = piles[o + i]
-            buf[s, i] = c
-            if hashing:
-                h[s] += np.uint64(c + 1) * _POW[i]
-        o += lens[s]
-
-
-@njit(cache=True)
-def _position(h, size, players):  # type: ignore[no-untyped-def]
-    x = np.uint64(0)
-    for s in range(players):
-        x += (h[s] ^ np.uint64(size[s])) * _SEAT[s]
-    return x
-
-
-@njit(cache=True)
-def _same(buf, head, size, buf2, head2, size2, players):  # type: ignore[no-untyped-def]
-    for s in range(players):
-        if size[s] != size2[s]:
-            return False
-        for i in range(size[s]):
-            if buf[s, (head[s] + i) & _MASK] != buf2[s, (head2[s] + i) & _MASK]:
-                return False
-    return True
-
-
-@njit(cache=True)
-def _repeats(piles, lens, players, key, d, battles, buf, head, size, work):  # type: ignore[no-untyped-def]
-    """True when the position after ``battles`` battles of the deal is the
-    current one (``buf``, ``head``, ``size``); ``work`` is scratch state."""
-    buf2, head2, size2, pot2, up2, h2 = work
-    _load(piles, lens, players, buf2, head2, size2, False, h2)
-    for _ in range(battles):
-        _battle(buf2, head2, size2, players, key, d, pot2, up2, False, h2)
-    return _same(buf, head, size, buf2, head2, size2, players)
-
-
-@njit(cache=True)
-def play_game(piles, lens, players, key, d, limit, cycle, state, work, table, serial, elim):  # type: ignore[no-untyped-def]
-    """Play one game from its deal to the end (RULES.md 4-7).
+def play_game(piles, lens, players, key, d, limit, cycle, stop_at, st, hashing, table, serial, elim):  # type: ignore[no-untyped-def]
+    """Play one game from its deal (RULES.md 4-7), all in one loop.
 
     Args:
         piles: every seat's cards, top first, seat after seat (int array).
@@ -178,57 +70,158 @@ def play_game(piles, lens, players, key, d, limit, cycle, state, work, table, se
         d: face-down cards in a peace.
         limit: the battle limit, or 0 for none.
         cycle: True when a repeated position is a draw.
-        state, work: (buf, head, size, pot, up, h) arrays: the game's and
-            scratch state for replays.
-        table: (keys, battles, stamps) of the position table; its size is a
-            power of two, at least twice the history a game may keep.
-        serial: this game's stamp in the table (unique per call).
+        stop_at: stop after this many battles (-1: play to the end).
+        st: the state (buf, head, size, pot, up, h) of :func:`new_state`.
+        hashing: (pw, binv): powers of the hash base and its inverse.
+        table: (keys, battles, stamps), the position table (a power of two).
+        serial: this game's stamp in the table (unique per table).
         elim: per seat, set to the battle in which it went out (0: never).
 
     Returns:
-        (reason code, winning seat or -1, battles played); reason
-        :data:`NEED_ROOM` when the position table is too small.
+        (code, winning seat or -1, battles played, earlier battle): code is
+        a :data:`REASONS` index, :data:`STOPPED` at ``stop_at``,
+        :data:`NEED_ROOM` when the table is too small, or :data:`CHECK`
+        when the position's hash was seen after the earlier battle (the
+        caller compares the two positions exactly).
     """
-    buf, head, size, pot, up, h = state
+    buf, head, size, pot, up, h = st
+    pw, binv = hashing
     tkeys, tbattles, tstamps = table
-    tmask = np.uint64(tkeys.shape[0] - 1)
-    room = tkeys.shape[0] // 2
-    _load(piles, lens, players, buf, head, size, cycle, h)
-    alive = players
+    nslots = tkeys.shape[0]
+    tmask = np.uint64(nslots - 1)
+    o = 0
     for s in range(players):
+        head[s] = 0
+        size[s] = lens[s]
+        h[s] = np.uint64(0)
         elim[s] = 0
+        for i in range(lens[s]):
+            c = piles[o + i]
+            buf[s, i] = c
+            if cycle:
+                h[s] += np.uint64(c + 1) * pw[i]
+        o += lens[s]
+    alive = players
+    battles = 0
     if cycle:
-        pos = _position(h, size, players)
+        pos = np.uint64(0)
+        for s in range(players):
+            pos += (h[s] ^ np.uint64(size[s])) * _SEAT[s]
         slot = np.int64(pos & tmask)
         tkeys[slot] = pos
         tbattles[slot] = 0
         tstamps[slot] = serial
-    battles = 0
     while True:
+        if battles == stop_at:
+            return STOPPED, -1, battles, 0
         battles += 1
-        win = _battle(buf, head, size, players, key, d, pot, up, cycle, h)
+        win = -1
+        if players == 2:
+            # The common case first: two cards and no tie; the winner puts
+            # them under their pile in seat order (RULES.md 6).
+            a = buf[0, head[0]]
+            b = buf[1, head[1]]
+            ka = key[a]
+            kb = key[b]
+            if ka != kb:
+                head[0] = (head[0] + 1) & _MASK
+                head[1] = (head[1] + 1) & _MASK
+                size[0] -= 1
+                size[1] -= 1
+                win = 0 if ka < kb else 1
+                if cycle:
+                    h[0] = (h[0] - np.uint64(a + 1)) * binv
+                    h[1] = (h[1] - np.uint64(b + 1)) * binv
+                    h[win] += (np.uint64(a + 1) * pw[size[win]]
+                               + np.uint64(b + 1) * pw[size[win] + 1])
+                t = (head[win] + size[win]) & _MASK
+                buf[win, t] = a
+                buf[win, (t + 1) & _MASK] = b
+                size[win] += 2
         if win < 0:
-            return 2, -1, battles
+            # Every seat in play turns a card (rule 4); ties lead to peaces
+            # with every seat in play (rule 5), laid into the pot in order.
+            n = 0
+            best = 99
+            nbest = 0
+            act = 0
+            for s in range(players):
+                if size[s] > 0:
+                    act |= 1 << s
+                    c = buf[s, head[s]]
+                    head[s] = (head[s] + 1) & _MASK
+                    size[s] -= 1
+                    if cycle:
+                        h[s] = (h[s] - np.uint64(c + 1)) * binv
+                    pot[n] = c
+                    n += 1
+                    up[s] = c
+                    k = key[c]
+                    if k < best:
+                        best = k
+                        nbest = 1
+                        win = s
+                    elif k == best:
+                        nbest += 1
+            while nbest > 1:
+                left = False
+                for s in range(players):
+                    if (act >> s) & 1 and size[s] > 0:
+                        left = True
+                if not left:
+                    return 2, -1, battles, 0  # rule 5.7: the pot is lost
+                best = 99
+                nbest = 0
+                for s in range(players):
+                    if not (act >> s) & 1:
+                        continue
+                    m = size[s]
+                    if m > 0:
+                        # m <= d cards: m - 1 face down and the last up (5.3).
+                        lay = m if m <= d else d + 1
+                        for _ in range(lay):
+                            c = buf[s, head[s]]
+                            head[s] = (head[s] + 1) & _MASK
+                            if cycle:
+                                h[s] = (h[s] - np.uint64(c + 1)) * binv
+                            pot[n] = c
+                            n += 1
+                        size[s] -= lay
+                        up[s] = c
+                    k = key[up[s]]  # rule 5.4: with no card, the face-up card stands
+                    if k < best:
+                        best = k
+                        nbest = 1
+                        win = s
+                    elif k == best:
+                        nbest += 1
+            t = (head[win] + size[win]) & _MASK
+            for i in range(n):
+                c = pot[i]
+                buf[win, t] = c
+                if cycle:
+                    h[win] += np.uint64(c + 1) * pw[size[win] + i]
+                t = (t + 1) & _MASK
+            size[win] += n
         for s in range(players):
-            if size[s] == 0 and elim[s] == 0 and s != win:
-                # went out in this battle (a seat out earlier has elim set)
-                elim[s] = battles
+            if size[s] == 0 and elim[s] == 0:
+                elim[s] = battles  # out in this battle (rule 7)
                 alive -= 1
         if alive == 1:
-            return 0, win, battles
+            return 0, win, battles, 0
         if limit > 0 and battles >= limit:
-            return 1, -1, battles
+            return 1, -1, battles, 0
         if cycle:
-            if battles >= room:
-                return NEED_ROOM, -1, battles
-            pos = _position(h, size, players)
+            if 2 * (battles + 1) > nslots:
+                return NEED_ROOM, -1, battles, 0
+            pos = np.uint64(0)
+            for s in range(players):
+                pos += (h[s] ^ np.uint64(size[s])) * _SEAT[s]
             slot = np.int64(pos & tmask)
             while tstamps[slot] == serial:
-                if tkeys[slot] == pos and _repeats(
-                    piles, lens, players, key, d, tbattles[slot], buf, head, size, work
-                ):
-                    return 3, -1, battles
-                slot = (slot + 1) & np.int64(tkeys.shape[0] - 1)
+                if tkeys[slot] == pos:
+                    return CHECK, -1, battles, tbattles[slot]
+                slot = np.int64((slot + 1) & (nslots - 1))
             tkeys[slot] = pos
             tbattles[slot] = battles
             tstamps[slot] = serial
@@ -249,32 +242,61 @@ def new_table(size):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _same(a, b, players):  # type: ignore[no-untyped-def]
+    """True when states ``a`` and ``b`` hold the same piles, card for card."""
+    buf, head, size = a[0], a[1], a[2]
+    buf2, head2, size2 = b[0], b[1], b[2]
+    for s in range(players):
+        if size[s] != size2[s]:
+            return False
+        for i in range(size[s]):
+            if buf[s, (head[s] + i) & _MASK] != buf2[s, (head2[s] + i) & _MASK]:
+                return False
+    return True
+
+
+@njit(cache=True)
 def play_many(piles, lens, players, key, d, limit, cycle, reason, winner, battles, counts, elim):  # type: ignore[no-untyped-def]
     """Play game ``g`` from ``piles[g]``/``lens[g]`` for every row ``g``.
 
-    Fills, per game, ``reason`` (code), ``winner`` (seat or -1), ``battles``,
-    ``counts[g, s]`` (final cards a seat) and ``elim[g, s]``.
+    Fills, per game, ``reason`` (a :data:`REASONS` index), ``winner`` (seat
+    or -1), ``battles``, ``counts[g, s]`` (a seat's cards at the end) and
+    ``elim[g, s]`` (the battle in which seat ``s`` went out, 0 if never).
     """
-    state = new_state(players)
+    st = new_state(players)
     work = new_state(players)
-    size = 1 << 12
-    table = new_table(size)
+    scratch = np.zeros(players, np.int64)
+    pw = np.empty(64, np.uint64)
+    base = np.uint64(0x9E3779B97F4A7C15)
+    hashing = (pw, hash_constants(base, pw))
+    table = new_table(1 << 12)
     serial = 0
     for g in range(piles.shape[0]):
         while True:
             serial += 1
-            r, w, b = play_game(piles[g], lens[g], players, key, d, limit, cycle, state, work,
-                                table, serial, elim[g])
-            if r != NEED_ROOM:
-                break
-            size *= 2
-            table = new_table(size)
-            serial = 0
+            r, w, b, seen = play_game(piles[g], lens[g], players, key, d, limit, cycle, -1, st,
+                                      hashing, table, serial, elim[g])
+            if r == NEED_ROOM:
+                table = new_table(2 * table[0].shape[0])
+                serial = 0
+                continue
+            if r == CHECK:
+                # The same hash after battle `seen`: replay the deal that far
+                # and compare. A collision (never seen yet) plays the game
+                # again with another hash.
+                play_game(piles[g], lens[g], players, key, d, limit, False, seen, work,
+                          hashing, table, serial, scratch)
+                if not _same(st, work, players):
+                    base += np.uint64(2)
+                    hashing = (pw, hash_constants(base, pw))
+                    continue
+                r = 3
+            break
         reason[g] = r
         winner[g] = w
         battles[g] = b
         for s in range(players):
-            counts[g, s] = state[2][s]
+            counts[g, s] = st[2][s]
 
 
 @njit(cache=True)
