@@ -18,12 +18,14 @@ Cycles (RULES.md 7, Endless War): each pile keeps a polynomial hash of its
 cards (mod 2**64, updated as cards leave the top and join the bottom);
 a position's hash goes in an open-addressing table with the battle it was
 seen after. A hash met again is checked exactly, by replaying the deal up
-to that battle and comparing every pile card by card, so the result is the
-reference engine's first repeat, never a hash collision.
+to that battle and comparing every pile card by card; if the two differ (a
+collision), the game is played again with another hash base. So the result
+is always the reference engine's first repeat.
 
 Result codes (``REASONS`` order): 0 all_cards, 1 battle_limit,
 2 unresolvable, 3 cycle; :data:`NEED_ROOM` asks the caller for a bigger
-position history and to play the game again.
+position table and to play the game again; :data:`CHECK` asks it to
+compare two positions; :data:`STOPPED` ends a replay.
 """
 
 from __future__ import annotations
@@ -36,10 +38,10 @@ from .core_deal import numbered_seed, shuffle_into
 #: Result codes, in this order (the values of :class:`~.game.Reason`).
 REASONS = ("all_cards", "battle_limit", "unresolvable", "cycle")
 NEED_ROOM = -1
-_MASK = 63  # ring buffers of 64 slots: more than the 52 cards
-
 CHECK = -2
 STOPPED = -3
+#: The default first hash base (odd; the golden ratio's 64 bits).
+HASH_BASE = 0x9E3779B97F4A7C15
 _MASK = 63  # ring buffers of 64 slots: more than the 52 cards
 _SEAT = np.array([0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0,
                   0x082EFA98EC4E6C89], dtype=np.uint64)
@@ -256,18 +258,19 @@ def _same(a, b, players):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_many(piles, lens, players, key, d, limit, cycle, reason, winner, battles, counts, elim):  # type: ignore[no-untyped-def]
+def play_many(piles, lens, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim):  # type: ignore[no-untyped-def]
     """Play game ``g`` from ``piles[g]``/``lens[g]`` for every row ``g``.
 
     Fills, per game, ``reason`` (a :data:`REASONS` index), ``winner`` (seat
     or -1), ``battles``, ``counts[g, s]`` (a seat's cards at the end) and
     ``elim[g, s]`` (the battle in which seat ``s`` went out, 0 if never).
+    ``base`` (odd uint64) is the first hash base for cycles: it changes the
+    speed, never the results (:data:`HASH_BASE` is a good one).
     """
     st = new_state(players)
     work = new_state(players)
     scratch = np.zeros(players, np.int64)
     pw = np.empty(64, np.uint64)
-    base = np.uint64(0x9E3779B97F4A7C15)
     hashing = (pw, hash_constants(base, pw))
     table = new_table(1 << 12)
     serial = 0
@@ -300,7 +303,7 @@ def play_many(piles, lens, players, key, d, limit, cycle, reason, winner, battle
 
 
 @njit(cache=True)
-def play_seeded(prefix, first, players, key, d, limit, cycle, reason, winner, battles, counts, elim, order):  # type: ignore[no-untyped-def]
+def play_seeded(prefix, first, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim, order):  # type: ignore[no-untyped-def]
     """Deal game ``first + g`` from the seed ``f"{prefix}/{first + g}"``
     (RULES.md 9 and 3) and play it, for ``g`` in ``range(len(reason))``.
 
@@ -321,4 +324,5 @@ def play_seeded(prefix, first, players, key, d, limit, cycle, reason, winner, ba
         for s in range(players):
             for i in range(each):
                 piles[g, s * each + i] = deck[s + i * players]
-    play_many(piles, lens, players, key, d, limit, cycle, reason, winner, battles, counts, elim)
+    play_many(piles, lens, players, key, d, limit, cycle, base, reason, winner, battles, counts,
+              elim)
