@@ -62,7 +62,9 @@ def hash_constants(b, pw):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_game(piles, lens, players, key, d, limit, cycle, stop_at, st, hashing, table, serial, elim):  # type: ignore[no-untyped-def]
+def play_game(  # type: ignore[no-untyped-def]
+    piles, lens, players, key, d, limit, cycle, stop_at, st, hashing, table, serial, elim
+):
     """Play one game from its deal (RULES.md 4-7), all in one loop.
 
     Args:
@@ -258,7 +260,9 @@ def _same(a, b, players):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_many(piles, lens, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim):  # type: ignore[no-untyped-def]
+def play_many(  # type: ignore[no-untyped-def]
+    piles, lens, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim
+):
     """Play game ``g`` from ``piles[g]``/``lens[g]`` for every row ``g``.
 
     Fills, per game, ``reason`` (a :data:`REASONS` index), ``winner`` (seat
@@ -303,7 +307,10 @@ def play_many(piles, lens, players, key, d, limit, cycle, base, reason, winner, 
 
 
 @njit(cache=True)
-def play_seeded(prefix, first, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim, order):  # type: ignore[no-untyped-def]
+def play_seeded(  # type: ignore[no-untyped-def]
+    prefix, first, players, key, d, limit, cycle, base, reason, winner, battles, counts, elim,
+    order
+):
     """Deal game ``first + g`` from the seed ``f"{prefix}/{first + g}"``
     (RULES.md 9 and 3) and play it, for ``g`` in ``range(len(reason))``.
 

@@ -118,8 +118,9 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
 
     Raises:
         OptionError: an option the variant does not allow.
-        ValueError: no deals, deals of different sizes, a duplicate card,
-            an empty pile, or an even ``hash_base``.
+        ValueError: no deals, deals with different numbers of seats, a
+            card not in ``0..51``, a duplicate card, an empty pile, or an
+            even ``hash_base``.
     """
     from . import core
 
@@ -127,20 +128,11 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
         raise ValueError("no deals to play")
     players = len(deals[0])
     fd = variant.check(players, face_down)
-    for piles in deals:
-        if len(piles) != players:
-            raise ValueError("every deal needs the same number of seats")
-        check_piles(variant, piles, face_down)
     base = core.HASH_BASE if hash_base is None else hash_base
     if base % 2 == 0 or not 0 < base < 1 << 64:
         raise ValueError("the hash base must be odd and below 2**64")
     count = len(deals)
-    flat = np.zeros((count, PACK_SIZE), np.int64)
-    lens = np.zeros((count, players), np.int64)
-    for g, piles in enumerate(deals):
-        cards = [c for p in piles for c in p]
-        flat[g, : len(cards)] = cards
-        lens[g] = [len(p) for p in piles]
+    flat, lens = _as_arrays(variant, deals, players, face_down)
     reason = np.empty(count, np.int64)
     winner = np.empty(count, np.int64)
     battles = np.empty(count, np.int64)
@@ -150,6 +142,34 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
                    variant.cycle_draw, np.uint64(base), reason, winner, battles, counts, elim)
     order = np.tile(np.arange(players, dtype=np.int64), (count, 1))
     return Games(reason, winner, battles, counts, elim, order)
+
+
+def _as_arrays(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]], players: int,
+               face_down: int | None) -> tuple[IntArray, IntArray]:
+    """The deals as (cards seat after seat, cards per seat) rows, checked."""
+    for piles in deals:
+        if len(piles) != players:
+            raise ValueError("every deal needs the same number of seats")
+    sizes = {len(p) for piles in deals for p in piles}
+    if len(sizes) == 1 and 0 not in sizes:
+        # Every pile the same size (dealt games): one C-level conversion and
+        # a check for duplicates on the sorted rows.
+        flat = np.array(deals, dtype=np.int64).reshape(len(deals), -1)
+        if flat.size and (flat.min() < 0 or flat.max() >= PACK_SIZE):
+            raise ValueError("a card is not one of the 52")
+        if np.any(np.diff(np.sort(flat, axis=1), axis=1) == 0):
+            raise ValueError("a card appears twice")
+        return flat, np.full((len(deals), players), sizes.pop(), np.int64)
+    flat = np.zeros((len(deals), PACK_SIZE), np.int64)
+    lens = np.zeros((len(deals), players), np.int64)
+    for g, piles in enumerate(deals):
+        check_piles(variant, piles, face_down)
+        cards = [c for p in piles for c in p]
+        if not all(0 <= c < PACK_SIZE for c in cards):
+            raise ValueError("a card is not one of the 52")
+        flat[g, : len(cards)] = cards
+        lens[g] = [len(p) for p in piles]
+    return flat, lens
 
 
 def _join(parts: list[Games]) -> Games:

@@ -158,3 +158,11 @@ def test_bad_calls() -> None:
         play_piles(PEACE, [parse_hands("2C / 3C")], hash_base=2)
     with pytest.raises(ValueError, match="same number"):
         play_piles(PEACE, [parse_hands("2C / 3C"), parse_hands("2D / 3D / 4D")])
+    with pytest.raises(ValueError, match="twice"):
+        play_piles(PEACE, [[[Card(1)], [Card(1)]]])
+    with pytest.raises(ValueError, match="52"):
+        play_piles(PEACE, [[[Card(52)], [Card(1)]]])
+    with pytest.raises(ValueError, match="52"):
+        play_piles(PEACE, [[[Card(-1), Card(2)], [Card(1)]]])
+    with pytest.raises(ValueError, match="at least one card"):
+        play_piles(PEACE, [[[Card(2)], []]])
