@@ -43,8 +43,20 @@ STOPPED = -3
 #: The default first hash base (odd; the golden ratio's 64 bits).
 HASH_BASE = 0x9E3779B97F4A7C15
 _MASK = 63  # ring buffers of 64 slots: more than the 52 cards
-_SEAT = np.array([0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0,
-                  0x082EFA98EC4E6C89], dtype=np.uint64)
+
+
+def _mixers(n: int) -> list[int]:
+    """``n`` odd 64-bit constants (splitmix64), one per seat of a position hash."""
+    out, x = [], 0
+    for _ in range(n):
+        x = (x + 0x9E3779B97F4A7C15) % (1 << 64)
+        z = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 % (1 << 64)
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EB % (1 << 64)
+        out.append((z ^ (z >> 31)) | 1)
+    return out
+
+
+_SEAT = np.array(_mixers(52), dtype=np.uint64)  # a seat each, up to one card per seat
 
 
 @njit(cache=True)

@@ -91,15 +91,30 @@ def test_any_deal_equals_the_rule_engine(deal: tuple[Variant, int, list[list[Car
 
 def test_weak_hash_still_finds_the_first_repeat() -> None:
     """With base 1 a pile's hash is only its cards' sum: positions collide
-    all the time, yet every game of 300 seeded War deals ends as in the engine."""
-    setups = [Setup.from_seed(WAR, 2, f"weak/{i}", 1) for i in range(300)]
+    all the time, yet every game of 200 seeded War deals ends as in the engine."""
+    setups = [Setup.from_seed(WAR, 2, f"weak/{i}", 1) for i in range(200)]
     got = play_piles(WAR, [s.piles for s in setups], 1, hash_base=1)
     cycles = 0
     for i, s in enumerate(setups):
         want = play_fast(WAR, s.piles, 1)
         assert got.summary(i) == want
         cycles += want.reason.value == "cycle"
-    assert cycles > 50
+    assert cycles > 30
+
+
+def test_a_variant_with_both_a_battle_limit_and_the_cycle_rule() -> None:
+    """Variants are data: a made-up one (high wins, 2 face down, limit 300,
+    cycles drawn) plays as in the engine, the limit checked before a repeat."""
+    toy = Variant(name="toy", low_wins=False, face_down=2, face_down_options=(2,),
+                  battle_limit=300, players=(2, 3), default_players=2, cycle_draw=True)
+    for players in toy.players:
+        got = play_games(toy, players, 400, "toy")
+        reasons = set()
+        for i in range(400):
+            want = play_fast(toy, Setup.from_seed(toy, players, f"toy/{i}").piles)
+            assert got.summary(i) == want, f"toy/{i}"
+            reasons.add(want.reason.value)
+        assert {"all_cards", "battle_limit"} <= reasons
 
 
 def test_worked_examples() -> None:
