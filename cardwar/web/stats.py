@@ -153,7 +153,8 @@ def compute_all(games: int = GAMES, seed: str = SEED, processes: int = 1) -> dic
         "seed": seed,
         "variants": {
             name: [compute(name, p, games, seed, processes) for p in v.players]
-            for name, v in VARIANTS.items() if v.play == "battles"
+            for name, v in VARIANTS.items()
+            if v.play == "battles"  # games in turns: cardwar.web.beggar_stats
         },
     }
 

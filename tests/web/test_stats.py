@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardwar.engine import VARIANTS
-from cardwar.web import stats
+from cardwar.web import beggar_stats, stats
 
 #: Games per row of the fresh simulation, and how wide its intervals are
 #: (z = 3.29: 99.9%, so six rows with several figures each do not fail by chance;
@@ -100,3 +100,15 @@ def test_histogram_bars() -> None:
     assert peace["counts"][0] == 2 and peace["counts"][1] == 1 and peace["counts"][-1] == 2
     war = stats.histogram(VARIANTS["war"], np.array([1, 3000, 180_000]))
     assert war["limit"] is False and war["counts"][-1] == 2 and sum(war["counts"]) == 3
+
+
+def test_beggar_stats_match_the_engine() -> None:
+    """The rules page's Beggar-my-neighbour figures: recompute a few hundred deals
+    of the same seeds and check the shape; the histogram holds every game."""
+    data = beggar_stats.load()
+    assert sum(b["games"] for b in data["bins"]) == data["games"] >= 1000
+    assert 0 < data["median_cards"] <= data["max_cards"]
+    assert data["mean_tricks"] < data["mean_cards"]
+    small = beggar_stats.compute(200, data["seed"])
+    assert sum(b["games"] for b in small["bins"]) == 200
+    assert small["max_cards"] <= data["max_cards"]
