@@ -73,6 +73,11 @@ class Games:
 
 
 
+def _check_battles(variant: Variant) -> None:
+    if variant.play != "battles":
+        raise ValueError(f"{variant.name} is not a battle game (RULES.md 4-7)")
+
+
 def _keys(variant: Variant) -> IntArray:
     """Per card, its battle key: the lowest key wins (rank, or 12 - rank in War)."""
     ranks = np.arange(52, dtype=np.int64) % 13
@@ -126,6 +131,7 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
 
     if not deals:
         raise ValueError("no deals to play")
+    _check_battles(variant)
     players = len(deals[0])
     fd = variant.check(players, face_down)
     base = core.HASH_BASE if hash_base is None else hash_base
@@ -196,10 +202,12 @@ def play_games(
 
     Raises:
         OptionError: an option the variant does not allow.
-        ValueError: ``games`` or ``processes`` is below 1.
+        ValueError: ``games`` or ``processes`` is below 1, or the variant is
+            not a battle game.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
+    _check_battles(variant)
     if processes < 1:
         raise ValueError("processes must be at least 1")
     fd = variant.check(players, face_down)

@@ -181,3 +181,5 @@ def test_bad_calls() -> None:
         play_piles(PEACE, [[[Card(-1), Card(2)], [Card(1)]]])
     with pytest.raises(ValueError, match="at least one card"):
         play_piles(PEACE, [[[Card(2)], []]])
+    with pytest.raises(ValueError, match="battle game"):
+        play_games(VARIANTS["beggar"], 2, 5)
