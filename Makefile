@@ -68,10 +68,12 @@ test: install-dev axe lint typecheck jstypecheck jstest
 bench: install
 	$(BIN)/python bench/engine.py
 
-# The rules pages' statistics (cardwar/web/stats.json): 100,000 games per
-# variant and player count on every core; about a minute on two.
+# The rules pages' statistics: the battle games' (cardwar/web/stats.json,
+# 100,000 games per variant and player count on every core; about a minute
+# on two) and Beggar-my-neighbour's (cardwar/web/beggar_stats.json).
 stats: install
 	$(BIN)/python -m cardwar.web.stats
+	$(BIN)/python -m cardwar.web.beggar_stats
 
 # The release: the sdist (dist/cardwar-<version>.tar.gz, the tarball that
 # deploy/README.md installs) and the wheel, built with the locked setuptools and Babel.
