@@ -4,7 +4,8 @@ Games are dealt from their seeds and played by the compiled core
 (:mod:`cardwar.engine.core`), in chunks, optionally spread over several
 processes; the results are the same game by game as the rule-by-rule
 :class:`~cardwar.engine.game.Game`, and the same whatever the number of
-processes. numba is imported only when the first game is simulated.
+processes. numpy and numba are imported only when the first game is
+simulated: the web server imports the engine and needs neither.
 """
 
 from __future__ import annotations
@@ -13,10 +14,7 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from .cards import PACK_SIZE, Card
 from .fast import Summary
@@ -26,7 +24,11 @@ from .variants import Variant
 #: Games per call of the compiled core: progress is reported after each.
 CHUNK = 5000
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy (and numba) load when the first game is simulated
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 #: The reasons in the core's order (its result codes index this).
 REASONS: tuple[str, ...] = tuple(r.value for r in Reason)
@@ -67,6 +69,8 @@ class Games:
 
     def lobby_winner(self) -> IntArray:
         """The winner's lobby position per game (-1 for a draw)."""
+        import numpy as np
+
         rows = np.arange(len(self.winner))
         won = self.seating[rows, np.maximum(self.winner, 0)]
         return np.where(self.winner >= 0, won, -1)
@@ -80,6 +84,8 @@ def _check_battles(variant: Variant) -> None:
 
 def _keys(variant: Variant) -> IntArray:
     """Per card, its battle key: the lowest key wins (rank, or 12 - rank in War)."""
+    import numpy as np
+
     ranks = np.arange(52, dtype=np.int64) % 13
     return ranks if variant.low_wins else 12 - ranks
 
@@ -91,6 +97,8 @@ def play_chunk(variant: Variant, players: int, face_down: int, seed: str, first:
     Game ``i`` is dealt from the seed ``f"{seed}/{i}"`` (RULES.md 9, 3).
     ``face_down`` must already be checked (:meth:`Variant.check`).
     """
+    import numpy as np
+
     from . import core
 
     if tuple(r for r in core.REASONS) != REASONS:  # pragma: no cover - a code change
@@ -127,6 +135,8 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
             card not in ``0..51``, a duplicate card, an empty pile, or an
             even ``hash_base``.
     """
+    import numpy as np
+
     from . import core
 
     if not deals:
@@ -153,6 +163,8 @@ def play_piles(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]],
 def _as_arrays(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]], players: int,
                face_down: int | None) -> tuple[IntArray, IntArray]:
     """The deals as (cards seat after seat, cards per seat) rows, checked."""
+    import numpy as np
+
     for piles in deals:
         if len(piles) != players:
             raise ValueError("every deal needs the same number of seats")
@@ -179,6 +191,8 @@ def _as_arrays(variant: Variant, deals: Sequence[Sequence[Sequence[Card]]], play
 
 
 def _join(parts: list[Games]) -> Games:
+    import numpy as np
+
     return Games(*(np.concatenate([getattr(p, f) for p in parts]) for f in (
         "reason", "winner", "battles", "counts", "eliminated", "seating")))
 
@@ -239,6 +253,8 @@ def play_games(
 def median(values: IntArray) -> int | float:
     """The median as :func:`statistics.median` gives it: a middle value, or
     the mean of the two middle ones (a float) for an even count."""
+    import numpy as np
+
     s = np.sort(values)
     n = len(s)
     if n % 2:
@@ -268,6 +284,8 @@ def simulate(
         OptionError: an option the variant does not allow.
         ValueError: ``games`` or ``processes`` is below 1.
     """
+    import numpy as np
+
     fd = variant.check(players, face_down)
     g = play_games(variant, players, games, seed, fd, progress, processes)
     reasons = np.bincount(g.reason, minlength=len(REASONS))

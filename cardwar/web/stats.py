@@ -22,12 +22,13 @@ import sys
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from cardwar.engine import VARIANTS, Variant
-from cardwar.engine.simulate import REASONS, IntArray, median, play_games
+from cardwar.engine.simulate import REASONS, median, play_games
+
+if TYPE_CHECKING:  # numpy loads only to compute (the pages read the JSON)
+    from cardwar.engine.simulate import IntArray
 
 STATS_PATH = Path(__file__).resolve().parent / "stats.json"
 GAMES = 100_000
@@ -57,6 +58,8 @@ def wilson(k: int, n: int, z: float = Z95) -> list[float]:
 
 def mean_interval(values: IntArray, z: float = Z95) -> list[float]:
     """``[low, high]``: the mean plus or minus ``z`` standard errors."""
+    import numpy as np
+
     m = float(np.mean(values))
     half = z * float(np.std(values, ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else 0
     return [round(m - half, 2), round(m + half, 2)]
@@ -65,6 +68,8 @@ def mean_interval(values: IntArray, z: float = Z95) -> list[float]:
 def median_interval(values: IntArray, z: float = Z95) -> list[int]:
     """``[low, high]``: the order statistics around the median that hold it
     with 95% confidence (binomial, normal approximation)."""
+    import numpy as np
+
     s = np.sort(values)
     n = len(s)
     half = z * math.sqrt(n) / 2
@@ -85,6 +90,8 @@ def histogram(variant: Variant, battles: IntArray) -> dict[str, Any]:
     in the first bar, ``width+1..2*width`` in the next, ...; with a battle
     limit (``limit`` true) the last bar ends at it, without one the last bar
     holds every game longer than ``top - width``."""
+    import numpy as np
+
     width, top = bars(variant)
     n = -(-top // width)
     index = np.minimum((battles - 1) // width, n - 1)
@@ -113,6 +120,8 @@ def compute(variant: str, players: int, games: int = GAMES, seed: str = SEED,
     Raises:
         OptionError: the variant does not allow ``players``.
     """
+    import numpy as np
+
     v = VARIANTS[variant]
     g = play_games(v, players, games, f"{seed}/{variant}/{players}", processes=processes)
     reasons = {r: int(n) for r, n in zip(REASONS, np.bincount(g.reason, minlength=4),

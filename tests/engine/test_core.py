@@ -5,6 +5,9 @@ collisions, and the same results over several processes."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -183,3 +186,12 @@ def test_bad_calls() -> None:
         play_piles(PEACE, [[[Card(2)], []]])
     with pytest.raises(ValueError, match="battle game"):
         play_games(VARIANTS["beggar"], 2, 5)
+
+
+def test_the_site_loads_neither_numpy_nor_numba() -> None:
+    """The web server imports the engine; the compiled core loads only to simulate."""
+    code = ("import sys, cardwar.web.app, cardwar.engine; "
+            "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "[]"
