@@ -28,7 +28,7 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs", "fr")
+LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs", "fr", "pt-BR")
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
@@ -42,6 +42,7 @@ LANGUAGE_NAMES: dict[str, str] = {
     "pl": "Polski",
     "cs": "Čeština",
     "fr": "Français",
+    "pt-BR": "Português (Brasil)",
 }
 
 

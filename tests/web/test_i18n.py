@@ -38,7 +38,8 @@ def test_format_number_uses_the_current_locale():
     ("header", "expected"),
     [(None, "en"), ("", "en"), ("de", "de"), ("pl-PL,pl;q=0.9", "pl"), ("da, cs;q=0.8", "cs"),
      ("it;q=0.2, es;q=0.9", "es"), ("en;q=0, de;q=0.1", "de"), ("*", "en"), ("x;q=abc", "en"),
-     ("fr-BE", "fr")],
+     ("fr-BE", "fr"), ("pt-BR", "pt-BR"), ("pt-br", "pt-BR"), ("pt", "pt-BR"), ("pt-PT", "pt-BR"),
+     ("es;q=0.5, pt-BR", "pt-BR")],
 )
 def test_negotiate(header, expected):
     assert i18n.negotiate(header) == expected
@@ -49,7 +50,8 @@ def test_negotiate(header, expected):
     [("en", ["1 player", "2 players", "5 players"]),
      ("pl", ["1 gracz", "2 graczy", "5 graczy"]),
      ("cs", ["1 hráč", "2 hráči", "5 hráčů"]),
-     ("fr", ["1 joueur", "2 joueurs", "5 joueurs"])],
+     ("fr", ["1 joueur", "2 joueurs", "5 joueurs"]),
+     ("pt-BR", ["1 jogador", "2 jogadores", "5 jogadores"])],
 )
 def test_plural_forms(locale, forms):
     token = i18n.current_locale.set(locale)
@@ -73,7 +75,7 @@ def test_polish_and_czech_have_three_card_forms():
         assert [g.split()[1].rstrip(".") for g in got] == list(words)
 
 
-@pytest.mark.parametrize("locale", ["fr"])
+@pytest.mark.parametrize("locale", ["fr", "pt-BR"])
 def test_zero_is_singular_and_millions_take_de(locale):
     """CLDR's French and Portuguese: 0 and 1 are "one", exact millions "many"."""
     token = i18n.current_locale.set(locale)

@@ -133,7 +133,8 @@ def test_home_lists_variants_with_play_buttons(client):
     ("header", "target"),
     [(None, "/en/"), ("de-AT,de;q=0.9,en;q=0.5", "/de/"), ("da-DK, pl;q=0.4", "/pl/"),
      ("xx", "/en/"), ("cs", "/cs/"), ("es;q=0, it;q=0.1", "/it/"),
-     ("fr-CA,fr;q=0.9,en;q=0.8", "/fr/")],
+     ("fr-CA,fr;q=0.9,en;q=0.8", "/fr/"),
+     ("pt-BR,pt;q=0.9", "/pt-BR/"), ("pt-PT", "/pt-BR/"), ("pt_br", "/pt-BR/")],
 )
 def test_root_redirects_by_accept_language(client, header, target):
     headers = {"accept-language": header} if header else {}
