@@ -17,6 +17,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from cardwar.web.i18n import LOCALES, babel_locale
@@ -46,6 +47,15 @@ def _placeholders(text: str) -> list[str]:
 
 def test_there_is_a_messages_domain():
     assert "messages" in DOMAINS
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_catalog_has_the_languages_own_plural_rule(locale, domain):
+    """Babel's CLDR rule (fr and pt_BR: 0 and 1 singular, exact millions "many"),
+    not one copied from another catalog's header."""
+    catalog, rule = _load(locale, domain), get_plural(babel_locale(locale))
+    assert (catalog.num_plurals, catalog.plural_expr) == (rule.num_plurals, rule.plural_expr)
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
