@@ -87,8 +87,8 @@ FACTS: dict[str, dict[str, tuple[str, ...]]] = {
         "es": ("el as es alto", "3 cartas de cada jugador", "2 por defecto"),
         "pl": ("asy są najwyższe", "3 karty od każdego gracza", "domyślnie 2"),
         "cs": ("esa jsou nejvyšší", "3 karty od každého hráče", "výchozí počet je 2"),
-        "fr": ("l'as est la plus forte", "3 cartes de chaque joueur", "2 si l'on ne choisit rien"),
-        "pt-BR": ("o ás é a mais alta", "3 cartas de cada jogador", "2 se você não escolher")},
+        "fr": ("l'as est la plus forte", "3 cartes de chaque joueur", "2 par défaut"),
+        "pt-BR": ("o ás é a mais alta", "3 cartas de cada jogador", "2 por padrão")},
     "history: listed as a War variant": {
         "en": ("Collections of War variants",), "it": ("raccolte di varianti della Guerra",),
         "de": ("Sammlungen von Krieg-Varianten",), "es": ("variantes de la Guerra",),
