@@ -25,7 +25,7 @@ from cardwar.catalogs import (
 __all__ = [
     "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "babel_locale",
     "canonical_locale", "current_locale", "format_number", "format_percent", "gettext",
-    "negotiate", "ngettext", "npgettext", "pgettext", "translations",
+    "locale_of_language", "negotiate", "ngettext", "npgettext", "pgettext", "translations",
 ]
 
 #: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):
@@ -80,6 +80,12 @@ def format_percent(share: float, locale: str | None = None) -> str:
                decimal_quantization=False)
 
 
+def locale_of_language() -> dict[str, str]:
+    """The locale of each language the site has, by its language code alone:
+    ``{"en": "en", ..., "pt": "pt-BR"}`` (the first of :data:`LOCALES` wins)."""
+    return {babel_locale(loc).split("_")[0]: loc for loc in reversed(LOCALES)}
+
+
 def canonical_locale(tag: str) -> str | None:
     """The locale of :data:`LOCALES` that ``tag`` names, ignoring case and
     ``-``/``_`` (``PT_br`` -> ``pt-BR``), or None."""
@@ -112,7 +118,7 @@ def negotiate(accept_language: str | None) -> str:
                     quality = 0.0
         if tag and quality > 0:
             ranked.append((-quality, index, tag))
-    by_language = {babel_locale(loc).split("_")[0]: loc for loc in reversed(LOCALES)}
+    by_language = locale_of_language()
     for _q, _i, tag in sorted(ranked):
         exact = canonical_locale(tag)
         if exact is not None:

@@ -63,6 +63,10 @@ def test_the_service_worker_keeps_only_static_assets(client):
     assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", r.text).group(1))
     offline = json.loads(re.search(r"const OFFLINE = (\{.*?\});", r.text).group(1))
     assert set(offline) == set(LOCALES)
+    # a browser set to a language finds its offline page by the language alone
+    by_language = json.loads(re.search(r"const BY_LANGUAGE = (\{.*?\});", r.text).group(1))
+    assert by_language["pt"] == "/pt-BR/offline" and by_language["fr"] == "/fr/offline"
+    assert set(by_language.values()) == set(offline.values())
     assert any(a.endswith("/play/game.js") for a in assets)
     for url in [*assets, *offline.values()]:
         assert client.get(url).status_code == 200, url
