@@ -28,7 +28,11 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs", "fr", "pt-BR")
+LOCALES: tuple[str, ...] = (
+    "en", "it", "de", "es", "pl", "cs",
+    "fr",
+    "pt-BR",
+)
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
