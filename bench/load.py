@@ -12,6 +12,8 @@ do) and then ``--seconds`` measured seconds. It reports:
   each of its players receiving that battle's result (players flip at random
   moments of each period; ``--together``: at the same instant),
 * errors (error frames, timeouts > 5 s, closed sockets),
+* server CPU per flip: the server processes' CPU seconds (user + system, all
+  threads) during the measured seconds / flips answered in them,
 * server memory per connection: (RSS with everyone connected - RSS before)
   / connections, summed over the server processes.
 
@@ -81,16 +83,17 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                   ) -> list[tuple[subprocess.Popen[bytes], str]]:
     """Start ``n`` ``cardwar serve`` processes; wait until each answers /healthz.
 
-    ``profile``: run each under cProfile, writing ``logdir/serverN.prof`` at exit.
+    ``profile``: run each under ``bench/cpuprof.py`` (a CPU-time cProfile switched
+    on by SIGUSR1, off by SIGUSR2), writing ``logdir/serverN.prof`` at exit.
     """
     import httpx
 
     servers = []
     for i in range(n):
         port = free_port()
-        prof = ["-m", "cProfile", "-o", str(logdir / f"server{i}.prof")] if profile else []
-        cmd = [sys.executable, *prof, "-m", "cardwar.cli", "serve", "--port", str(port),
-               "--database", database]
+        entry = ([str(ROOT / "bench" / "cpuprof.py"), str(logdir / f"server{i}.prof")]
+                 if profile else ["-m", "cardwar.cli"])
+        cmd = [sys.executable, *entry, "serve", "--port", str(port), "--database", database]
         if redis:
             cmd += ["--redis", redis]
         log = (logdir / f"server{i}.log").open("wb")
@@ -342,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="both players of a game flip at the same instant (worst case); "
                          "default: each at its own random moment of the period")
     ap.add_argument("--profile", action="store_true",
-                    help="run the servers under cProfile (slower; .prof files in the log folder)")
+                    help="profile the servers' CPU time during the measured seconds "
+                         "(slower; .prof files in the log folder)")
     args = ap.parse_args(argv)
     games = max(1, min(args.games, MAX_GAMES))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
@@ -390,10 +394,16 @@ def main(argv: list[str] | None = None) -> int:
         rss1 = sum(rss_kib(p.pid) for p, _ in servers)
         go.set()
         time.sleep(warmup)
+        if args.profile:
+            for p, _ in servers:
+                p.send_signal(signal.SIGUSR1)
         cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
         wcpu0 = [cpu_seconds(w.pid) for w in workers]
         time.sleep(seconds)
         cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
+        if args.profile:
+            for p, _ in servers:
+                p.send_signal(signal.SIGUSR2)
         wcpu1 = [cpu_seconds(w.pid) for w in workers]
         results = [out.get(timeout=120) for _ in workers]
         for proc in workers:
@@ -436,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
                            "after": round(rss2 / 1024, 1)},
         "server_cpu_percent": [round(100 * (b - a) / seconds)
                                for a, b in zip(cpu0, cpu1, strict=True)],
+        "server_cpu_ms_per_flip": round(1000 * sum(b - a for a, b in zip(cpu0, cpu1, strict=True))
+                                        / max(1, flips), 3),
         "client_cpu_percent": [round(100 * (b - a) / seconds)
                                for a, b in zip(wcpu0, wcpu1, strict=True)],
         "kib_per_connection": round((rss1 - rss0) / max(1, connections), 1),

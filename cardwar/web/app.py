@@ -14,6 +14,7 @@ from cardwar.store import Store
 from cardwar.tables import TableService
 
 from . import listing, pages, play, pwa, rooms, security
+from .frames import Sockets
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
@@ -23,7 +24,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store (running migrations), the bus and the table service.
 
     The service is kept on ``app.state.tables`` (a
-    :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`).
+    :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`),
+    the sockets' shared parts on ``app.state.sockets`` (:class:`~cardwar.web.frames.Sockets`).
     """
     settings: Settings = app.state.settings
     store = Store(settings.database)
@@ -32,10 +34,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bus = open_bus(settings.redis, settings.redis_prefix, settings.presence_ttl)
     service = TableService(store, bus, settings)
     app.state.tables = service
+    # every socket's shared parts: frames encoded once, one heartbeat clock
+    app.state.sockets = Sockets(service.message)
     service.start_background()
     try:
         yield
     finally:
+        await app.state.sockets.close()
         await service.close()
         await bus.close()
         await store.close()

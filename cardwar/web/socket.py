@@ -39,6 +39,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from cardwar.tables import Table, TableError, TableService, hash_secret
 
+from .frames import Sockets, dumps
 from .protocol import (
     MAX_MESSAGE,
     Auto,
@@ -63,6 +64,9 @@ FLIP_RATE = (8, 1.0)
 #: Messages of any kind one connection may send: (count, per seconds).
 MESSAGE_RATE = (60, 10.0)
 DEFAULT_HEARTBEAT = 20.0
+#: The heartbeat and the answer to a page's ``ping``: the same text every time.
+PING = dumps({"type": "ping", "seq": None})
+PONG = dumps({"type": "pong", "seq": None})
 
 
 async def hit(limiter: AsyncLimiter) -> bool:
@@ -88,9 +92,12 @@ class Connection:
     """One open socket of one viewer (a seat, or None for a spectator)."""
 
     def __init__(self, ws: WebSocket, service: TableService, table: Table,
-                 seat: int | None, secret: str | None, heartbeat: float) -> None:
+                 seat: int | None, secret: str | None, heartbeat: float,
+                 sockets: Sockets | None = None) -> None:
         self.ws = ws
         self.service = service
+        self.sockets = sockets if sockets is not None else Sockets(
+            lambda t, viewer, event: service.message(t, viewer, event))
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
@@ -103,9 +110,12 @@ class Connection:
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
         """Send the message for this viewer (always built by ``view_message``)."""
-        message = self.service.message(table, self.seat, event)
+        await self.send_text(dumps(self.service.message(table, self.seat, event)))
+
+    async def send_text(self, text: str) -> None:
+        """Send one text frame (in order with every other send of this connection)."""
         async with self._send_lock:
-            await self.ws.send_json(message)
+            await self.ws.send_text(text)
 
     async def error(self, table: Table, code: str) -> None:
         """Send an ``error`` frame with the translation key ``code``."""
@@ -136,8 +146,7 @@ class Connection:
                                         "count": self.service.watchers(self.game_id)})
                 return last
         snapshot = self.service.message(table, self.seat)
-        async with self._send_lock:
-            await self.ws.send_json(snapshot)
+        await self.send_text(dumps(snapshot))
         return int(snapshot["seq"])
 
     def _still_mine(self, table: Table) -> bool:
@@ -146,7 +155,12 @@ class Connection:
         return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
 
     async def pump(self, sub: Any, after: int) -> None:
-        """Send every published event above ``after`` to this socket."""
+        """Send every published event above ``after`` to this socket.
+
+        The frame of an event is encoded once for every connection of the
+        same kind of viewer (:class:`~cardwar.web.frames.Frames`).
+        """
+        frames = self.sockets.frames
         async for event in sub:
             seq = event.get("seq")
             if seq is not None and seq <= after:
@@ -154,22 +168,20 @@ class Connection:
             table = await self.service.get(self.game_id)
             if table is None:
                 return
-            await self.send(table, event)
+            await self.send_text(frames.text(table, self.seat, event))
             if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
                 await self.ws.close(code=4001)
                 return
 
-    async def beat(self) -> None:
-        """Send a ``ping`` every heartbeat; close a connection silent for three (4000)."""
-        while True:
-            await asyncio.sleep(self.heartbeat)
-            if time.monotonic() - self.heard > 3 * self.heartbeat:
-                await self.ws.close(code=4000)
-                return
-            table = await self.service.get(self.game_id)
-            if table is None:
-                return
-            await self.send(table, {"type": "ping", "seq": None})
+    async def ping(self) -> None:
+        """Send the heartbeat's ``ping`` (called by the process's heartbeat clock)."""
+        with contextlib.suppress(Exception):  # a closing socket: its own task ends it
+            await self.send_text(PING)
+
+    async def silent(self) -> None:
+        """Close the connection: silent for three heartbeats (code 4000)."""
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=4000)
 
     async def handle(self, raw: str | bytes | None) -> None:
         """Apply one message from the page; answer errors with an ``error`` frame."""
@@ -187,7 +199,7 @@ class Connection:
         if isinstance(msg, Pong):
             return
         if isinstance(msg, Ping):
-            await self.send(table, {"type": "pong", "seq": None})
+            await self.send_text(PONG)
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
@@ -217,29 +229,34 @@ class Connection:
 
 
 async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
-                secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT) -> None:
+                secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT,
+                sockets: Sockets | None = None) -> None:
     """Run one accepted-to-be connection until it closes (protocol in the module docstring).
+
+    ``sockets``: the app's shared frames and heartbeat clocks (one per app,
+    made by its lifespan); None gives the connection parts of its own.
 
     The connection runs in a task of its own: every time it waits (for a
     message, a lock, a commit) only its own short stack is resumed, not the
     whole chain of ASGI middleware around this call.
     """
-    conn = Connection(ws, service, table, seat, secret, heartbeat)
+    conn = Connection(ws, service, table, seat, secret, heartbeat, sockets)
     await ws.accept()
     await asyncio.create_task(_run(conn, table, seat), name=f"ws-{table.id}")
 
 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
+    clock = conn.sockets.heartbeats(conn.heartbeat)
     async with service.bus.subscribe(table.id) as sub:
-        tasks: list[asyncio.Task[None]] = []
+        pump: asyncio.Task[None] | None = None
         # counted first, so the page's own snapshot shows it online (and back if gone)
         await service.connect(table.id, seat)
         try:
             last = await conn.catch_up(table, _since(ws))
             sub.start_after(last)
-            tasks += [asyncio.create_task(conn.pump(sub, last)),
-                      asyncio.create_task(conn.beat())]
+            pump = asyncio.create_task(conn.pump(sub, last))
+            clock.add(conn)
             while True:
                 message = await ws.receive()
                 conn.heard = time.monotonic()
@@ -254,9 +271,9 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
         except Exception:  # never let one connection take the server down
             log.exception("websocket error in game %s", table.id)
         finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
+            clock.discard(conn)
+            if pump is not None:
+                pump.cancel()
                 with contextlib.suppress(BaseException):
-                    await task
+                    await pump
             await service.disconnect(table.id, seat)
