@@ -16,6 +16,7 @@ from cardwar.tables import TableService
 from . import listing, pages, play, pwa, rooms, security
 from .frames import Sockets
 from .metrics import metrics_endpoint
+from .socket import event_builder
 from .templating import STATIC_DIR
 
 
@@ -35,7 +36,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = TableService(store, bus, settings)
     app.state.tables = service
     # every socket's shared parts: frames encoded once, one heartbeat clock
-    app.state.sockets = Sockets(service.message)
+    app.state.sockets = Sockets(event_builder(service))
     service.start_background()
     try:
         yield

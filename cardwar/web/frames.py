@@ -1,10 +1,11 @@
 """What sockets send, made cheap: each event encoded once, one heartbeat clock per process.
 
-The events of a game go to every connection watching it. A message for a
-page depends on the event and the kind of viewer (a seat, or a spectator:
-:func:`cardwar.tables.view_message`), never on the connection, so
-:class:`Frames` builds and encodes it once per (event, viewer) and every
-connection of that viewer sends the same text. Events are told apart by
+The events of a game go to every connection watching it. The message a
+page gets for an event is the same for every viewer, seat or spectator
+(:func:`cardwar.tables.view_message` keeps secrets out of events
+themselves; only the ``state`` snapshot differs by viewer), so
+:class:`Frames` builds and encodes it once per event and every connection
+sends the same text. Events are told apart by
 identity: the bus hands the same message object to every subscriber of a
 process, and the cache keeps a reference to each event it holds, so an id
 is never mistaken for another's. An event that fell out of the cache (a
@@ -48,29 +49,28 @@ def dumps(message: Message) -> str:
 
 
 class Frames:
-    """The text frame of each recent event, per kind of viewer (see the module docstring).
+    """The text frame of each recent event (see the module docstring).
 
     Args:
-        build: ``build(table, viewer, event)`` -> the message dict for
-            ``viewer`` (a seat or None), e.g. ``TableService.message``.
+        build: ``build(table, event)`` -> the message dict every viewer gets.
         kept: most frames kept (oldest dropped first).
     """
 
-    def __init__(self, build: Callable[[Any, int | None, Message], Message],
+    def __init__(self, build: Callable[[Any, Message], Message],
                  kept: int = FRAMES_KEPT) -> None:
         self._build = build
         self._kept = kept
-        self._frames: OrderedDict[tuple[int, int | None], tuple[Message, str]] = OrderedDict()
+        self._frames: OrderedDict[int, tuple[Message, str]] = OrderedDict()
 
-    def text(self, table: Any, viewer: int | None, event: Message) -> str:
-        """The JSON text ``viewer`` is sent for ``event`` about ``table``."""
+    def text(self, table: Any, event: Message) -> str:
+        """The JSON text every viewer is sent for ``event`` about ``table``."""
         if event.get("type") in _LIVE:
-            return dumps(self._build(table, viewer, event))
-        key = (id(event), viewer)
+            return dumps(self._build(table, event))
+        key = id(event)
         hit = self._frames.get(key)
         if hit is not None and hit[0] is event:
             return hit[1]
-        text = dumps(self._build(table, viewer, event))
+        text = dumps(self._build(table, event))
         self._frames[key] = (event, text)
         if len(self._frames) > self._kept:
             self._frames.popitem(last=False)
@@ -154,10 +154,10 @@ class Sockets:
     """The sockets' shared parts in one app: its :class:`Frames` and heartbeat clocks.
 
     Args:
-        build: how a message is built (see :class:`Frames`).
+        build: how an event's message is built (see :class:`Frames`).
     """
 
-    def __init__(self, build: Callable[[Any, int | None, Message], Message]) -> None:
+    def __init__(self, build: Callable[[Any, Message], Message]) -> None:
         self.frames = Frames(build)
         self._clocks: dict[float, Heartbeats] = {}
 

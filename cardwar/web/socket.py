@@ -32,12 +32,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
-from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.bus import Message
+from cardwar.tables import Table, TableError, TableService, hash_secret, view_message
 
 from .frames import Sockets, dumps
 from .protocol import (
@@ -55,7 +57,7 @@ from .protocol import (
 
 log = logging.getLogger("cardwar.web.socket")
 
-__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "hit", "serve"]
+__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "event_builder", "hit", "serve"]
 
 #: Most stored events sent again on a reconnection; beyond it, a full state.
 MAX_REPLAY = 200
@@ -81,6 +83,16 @@ async def hit(limiter: AsyncLimiter) -> bool:
     return True
 
 
+def event_builder(service: TableService) -> Callable[[Table, Message], dict[str, Any]]:
+    """``build(table, event)``: ``event``'s message, the same for every viewer
+    (:func:`cardwar.tables.view_message` with the spectator count, all an event needs)."""
+
+    def build(table: Table, event: Message) -> dict[str, Any]:
+        return view_message(table, None, event, watchers=service.watchers(table.id))
+
+    return build
+
+
 def _since(ws: WebSocket) -> int | None:
     raw = ws.query_params.get("since")
     if raw is None or not raw.isdigit() or len(raw) > 12:
@@ -96,8 +108,7 @@ class Connection:
                  sockets: Sockets | None = None) -> None:
         self.ws = ws
         self.service = service
-        self.sockets = sockets if sockets is not None else Sockets(
-            lambda t, viewer, event: service.message(t, viewer, event))
+        self.sockets = sockets if sockets is not None else Sockets(event_builder(service))
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
@@ -168,7 +179,7 @@ class Connection:
             table = await self.service.get(self.game_id)
             if table is None:
                 return
-            await self.send_text(frames.text(table, self.seat, event))
+            await self.send_text(frames.text(table, event))
             if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
                 await self.ws.close(code=4001)
                 return
