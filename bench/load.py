@@ -14,6 +14,8 @@ do) and then ``--seconds`` measured seconds. It reports:
 * errors (error frames, timeouts > 5 s, closed sockets),
 * server CPU per flip: the server processes' CPU seconds (user + system, all
   threads) during the measured seconds / flips answered in them,
+* with ``--spectators N``: N more sockets, mostly idle (spectators of tables
+  left in the lobby, ``--per-table`` each, answering the heartbeats),
 * server memory per connection: (RSS with everyone connected - RSS before)
   / connections, summed over the server processes.
 
@@ -25,6 +27,7 @@ Examples::
 
     .venv/bin/python bench/load.py --games 1000 --seconds 60
     .venv/bin/python bench/load.py --processes 2 --postgres --games 1000 --seconds 60
+    .venv/bin/python bench/load.py --games 1000 --spectators 17900 --seconds 60
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 MAX_GAMES = 3000
 MAX_SECONDS = 600
+#: Most idle spectator sockets (one process may open 20,000 files here: ulimit -n).
+MAX_SPECTATORS = 19_000
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 #: A message's type, read without parsing the whole message.
@@ -277,9 +282,59 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
     await _close_game(players, stats)
 
 
+async def _watch(base: str, gid: str, stats: dict[str, Any], stop: asyncio.Event) -> Any:
+    """Connect one spectator to ``gid``: it answers pings and reads everything else."""
+    from websockets.asyncio.client import connect
+
+    ws = await connect(base.replace("http://", "ws://") + f"/ws/g/{gid}",
+                       additional_headers={"Origin": base}, ping_interval=None,
+                       max_queue=None)
+
+    async def read() -> None:
+        try:
+            async for raw in ws:
+                if raw.startswith('{"type":"ping"'):
+                    await ws.send('{"type":"pong"}')
+        except Exception:  # noqa: BLE001 - reported below
+            pass
+        if not stop.is_set():
+            stats["errors"] += 1
+            stats["last_error"] = "a spectator's socket closed"
+
+    return ws, asyncio.create_task(read())
+
+
+async def _spectators(bases: list[str], count: int, per_table: int, client: Any,
+                      stats: dict[str, Any], stop: asyncio.Event) -> list[Any]:
+    """``count`` spectators on tables of their own, ``per_table`` each: tables
+    created and left in the lobby, so the sockets are idle but for heartbeats."""
+    sem = asyncio.Semaphore(50)
+    tables = []
+    for i in range(-(-count // per_table)):
+        base = bases[i % len(bases)]
+        r = await client.post(f"{base}/en/play", headers={"Origin": base}, data={
+            "variant": "peace", "players": "2", "seat1": "friend", "nickname": "Ann"})
+        if r.status_code != 303:
+            raise RuntimeError(f"create: {r.status_code}")
+        tables.append((base, r.headers["location"].rsplit("/", 1)[1]))
+
+    async def one(i: int) -> Any:
+        base, gid = tables[i // per_table]
+        async with sem:
+            try:
+                return await _watch(base, gid, stats, stop)
+            except Exception as exc:  # noqa: BLE001
+                stats["setup_errors"] += 1
+                stats["last_error"] = repr(exc)
+                return None
+
+    return [w for w in await asyncio.gather(*(one(i) for i in range(count))) if w]
+
+
 async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float,
                        warmup: float, go: Any, ready_flag: Any,
-                       together: bool) -> dict[str, Any]:
+                       together: bool, spectators: int = 0,
+                       per_table: int = 18) -> dict[str, Any]:
     import httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
@@ -305,6 +360,12 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
                     await asyncio.sleep(0.005)
 
         await asyncio.gather(*(launch(b) for b in games))
+        stop = asyncio.Event()
+        watching = []
+        if spectators:
+            bases = sorted({b for pair in games for b in pair})
+            watching = await _spectators(bases, spectators, per_table, client, stats, stop)
+            connected[0] += len(watching)
         ready_flag.set()  # tell the parent everyone is connected
         while not go.is_set():
             await asyncio.sleep(0.05)
@@ -313,17 +374,24 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         schedule["stop"] = schedule["measure"] + seconds
         ready.set()
         await asyncio.gather(*tasks)
+        stop.set()
+        for ws, reader in watching:
+            with suppress(Exception):
+                await ws.close()
+            reader.cancel()
         stats["connected"] = connected[0]
     return stats
 
 
 def _worker(games: list[tuple[str, str]], rate: float, seconds: float, warmup: float,
-            go: Any, ready_flag: Any, out: Any, together: bool) -> None:
+            go: Any, ready_flag: Any, out: Any, together: bool, spectators: int,
+            per_table: int) -> None:
     with suppress(ImportError):
         import uvloop
 
         uvloop.install()
-    stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together))
+    stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together,
+                                     spectators, per_table))
     out.put(stats)
 
 
@@ -344,11 +412,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--together", action="store_true",
                     help="both players of a game flip at the same instant (worst case); "
                          "default: each at its own random moment of the period")
+    ap.add_argument("--spectators", type=int, default=0,
+                    help="idle sockets too: spectators of tables waiting in the lobby "
+                         f"(at most {MAX_SPECTATORS}), answering heartbeats")
+    ap.add_argument("--per-table", type=int, default=18, help="spectators per waiting table")
     ap.add_argument("--profile", action="store_true",
                     help="profile the servers' CPU time during the measured seconds "
                          "(slower; .prof files in the log folder)")
     args = ap.parse_args(argv)
     games = max(1, min(args.games, MAX_GAMES))
+    spectators = max(0, min(args.spectators, MAX_SPECTATORS))
+    args.per_table = max(1, min(args.per_table, 1000))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     warmup = max(0.0, min(args.warmup, 60.0))
     if args.processes > 1 and not args.postgres:
@@ -380,8 +454,10 @@ def main(argv: list[str] | None = None) -> int:
         k = max(1, args.clients)
         for w in range(k):
             flag = ctx.Event()
+            share = spectators // k + (w < spectators % k)
             proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, warmup,
-                                                     go, flag, out, args.together))
+                                                     go, flag, out, args.together, share,
+                                                     args.per_table))
             proc.start()
             workers.append(proc)
             flags.append(flag)
@@ -430,7 +506,8 @@ def main(argv: list[str] | None = None) -> int:
                  f"{'PostgreSQL + Redis' if args.postgres else 'SQLite'}, "
                  f"{'same' if args.same_process or args.processes == 1 else 'different'}"
                  " server(s) per game's players",
-        "games": games, "connections": connections, "seconds": span, "warmup": warmup,
+        "games": games, "spectators": spectators, "connections": connections,
+        "seconds": span, "warmup": warmup,
         "target_flips_per_s": round(2 * games * args.rate, 1),
         "flips_per_s": round(flips / span, 1),
         "battles_per_s": round(sum(r["battles"] for r in results) / span, 1),
