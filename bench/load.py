@@ -288,7 +288,7 @@ async def _watch(base: str, gid: str, stats: dict[str, Any], stop: asyncio.Event
 
     ws = await connect(base.replace("http://", "ws://") + f"/ws/g/{gid}",
                        additional_headers={"Origin": base}, ping_interval=None,
-                       max_queue=None)
+                       max_queue=None, open_timeout=120)
 
     async def read() -> None:
         try:
@@ -333,8 +333,8 @@ async def _spectators(bases: list[str], count: int, per_table: int, client: Any,
 
 async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float,
                        warmup: float, go: Any, ready_flag: Any,
-                       together: bool, spectators: int = 0,
-                       per_table: int = 18) -> dict[str, Any]:
+                       together: bool, spectators: int = 0, per_table: int = 18,
+                       servers: list[str] | None = None) -> dict[str, Any]:
     import httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
@@ -362,9 +362,8 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         await asyncio.gather(*(launch(b) for b in games))
         stop = asyncio.Event()
         watching = []
-        if spectators:
-            bases = sorted({b for pair in games for b in pair})
-            watching = await _spectators(bases, spectators, per_table, client, stats, stop)
+        if spectators and servers:
+            watching = await _spectators(servers, spectators, per_table, client, stats, stop)
             connected[0] += len(watching)
         ready_flag.set()  # tell the parent everyone is connected
         while not go.is_set():
@@ -385,13 +384,13 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
 
 def _worker(games: list[tuple[str, str]], rate: float, seconds: float, warmup: float,
             go: Any, ready_flag: Any, out: Any, together: bool, spectators: int,
-            per_table: int) -> None:
+            per_table: int, servers: list[str]) -> None:
     with suppress(ImportError):
         import uvloop
 
         uvloop.install()
     stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together,
-                                     spectators, per_table))
+                                     spectators, per_table, servers))
     out.put(stats)
 
 
@@ -457,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
             share = spectators // k + (w < spectators % k)
             proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, warmup,
                                                      go, flag, out, args.together, share,
-                                                     args.per_table))
+                                                     args.per_table, bases))
             proc.start()
             workers.append(proc)
             flags.append(flag)
