@@ -62,6 +62,11 @@ class Frames:
         self._kept = kept
         self._frames: OrderedDict[int, tuple[Message, str]] = OrderedDict()
 
+    def cached(self, event: Message) -> str | None:
+        """``event``'s text when it was encoded already (None: call :meth:`text`)."""
+        hit = self._frames.get(id(event))
+        return hit[1] if hit is not None and hit[0] is event else None
+
     def text(self, table: Any, event: Message) -> str:
         """The JSON text every viewer is sent for ``event`` about ``table``."""
         if event.get("type") in _LIVE:

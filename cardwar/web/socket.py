@@ -116,7 +116,8 @@ class Connection:
         #: when the page last sent something (``time.monotonic()``)
         self.heard = time.monotonic()
         self._messages = AsyncLimiter(*MESSAGE_RATE)
-        self._flips = AsyncLimiter(*FLIP_RATE)
+        # spectators never flip: no bucket for them (an idle socket stays small)
+        self._flips = AsyncLimiter(*FLIP_RATE) if seat is not None else None
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
@@ -168,21 +169,29 @@ class Connection:
     async def pump(self, sub: Any, after: int) -> None:
         """Send every published event above ``after`` to this socket.
 
-        The frame of an event is encoded once for every connection of the
-        same kind of viewer (:class:`~cardwar.web.frames.Frames`).
+        The frame of an event is encoded once for every connection
+        (:class:`~cardwar.web.frames.Frames`); the table is looked up only to
+        build it, or to check the seat after ``relinked`` and ``handed``.
         """
         frames = self.sockets.frames
         async for event in sub:
             seq = event.get("seq")
             if seq is not None and seq <= after:
                 continue
-            table = await self.service.get(self.game_id)
-            if table is None:
-                return
-            await self.send_text(frames.text(table, event))
-            if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
-                await self.ws.close(code=4001)
-                return
+            kind = event.get("type")
+            text = frames.cached(event)
+            if text is None or kind in ("relinked", "handed"):
+                table = await self.service.get(self.game_id)
+                if table is None:
+                    return
+                if text is None:
+                    text = frames.text(table, event)
+                await self.send_text(text)
+                if kind in ("relinked", "handed") and not self._still_mine(table):
+                    await self.ws.close(code=4001)
+                    return
+            else:
+                await self.send_text(text)
 
     async def ping(self) -> None:
         """Send the heartbeat's ``ping`` (called by the process's heartbeat clock)."""
@@ -223,7 +232,7 @@ class Connection:
             return
         try:
             if isinstance(msg, Flip):
-                if not await hit(self._flips):
+                if self._flips is None or not await hit(self._flips):
                     await self.error(table, "rate_limited")
                     return
                 await self.service.flip(self.game_id, self.seat, "player", msg.battle)
