@@ -202,7 +202,7 @@ async def _close_game(players: list[_Player], stats: dict[str, Any]) -> None:
 
 async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict[str, float],
                 stats: dict[str, Any], ready: asyncio.Event, connected: list[int],
-                together: bool = False) -> None:
+                together: bool = False, opened: asyncio.Event | None = None) -> None:
     """One table of the run: two players flipping until the end of the run.
 
     A game that ends before the run does is replaced by a new one at once, so
@@ -215,6 +215,8 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
         stats["setup_errors"] += 1
         stats["last_error"] = repr(exc)
         return
+    if opened is not None:
+        opened.set()
     await ready.wait()
     start, stop, measure = schedule["start"], schedule["stop"], schedule["measure"]
     period = 1.0 / rate
@@ -352,12 +354,16 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         tasks: list[asyncio.Task[None]] = []
 
         async def launch(bases: tuple[str, str]) -> None:
-            async with sem:
+            async with sem:  # until this game is connected (or failed to)
+                opened = asyncio.Event()
                 task = asyncio.create_task(
-                    _game(bases, client, rate, schedule, stats, ready, connected, together))
+                    _game(bases, client, rate, schedule, stats, ready, connected, together,
+                          opened))
                 tasks.append(task)
-                while connected[0] < 2 * len(tasks) and not task.done():
-                    await asyncio.sleep(0.005)
+                waiting = asyncio.create_task(opened.wait())
+                await asyncio.wait([task, waiting], timeout=120,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
 
         await asyncio.gather(*(launch(b) for b in games))
         stop = asyncio.Event()
