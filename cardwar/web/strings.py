@@ -31,7 +31,7 @@ def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
     ``pick(n)`` is an ``ngettext`` call; Babel's CLDR categories match the
     browser's ``Intl.PluralRules`` categories for whole numbers.
     """
-    loc = Locale.parse(locale)
+    loc = Locale.parse(i18n.babel_locale(locale))
     forms: dict[str, str] = {}
     for n in (*range(0, 30), 100, 101, 102, 105, 1000, 1001, 1_000_000):
         forms.setdefault(loc.plural_form(n), pick(n))

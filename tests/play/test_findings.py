@@ -62,7 +62,9 @@ def test_hand_made_form_posts_get_the_translated_error_page(client, data, status
 
 
 def test_tie_wording_follows_the_variant():
-    for locale in ("en", "it", "de", "es", "pl", "cs"):
+    from cardwar.web.i18n import LOCALES
+
+    for locale in LOCALES:
         war = client_strings(locale, "war")
         peace = client_strings(locale, "peace")
         assert war["tie_word"] == "" and peace["tie_word"]
@@ -117,6 +119,9 @@ def test_favicon_and_upper_case_locales_redirect(client):
     r = client.get("/EN/peace?x=1", follow_redirects=False)
     assert r.status_code == 308 and r.headers["location"] == "/en/peace?x=1"
     assert client.get("/XX/peace", follow_redirects=False).status_code == 404
+    for spelled in ("pt-br", "PT_BR", "pt_BR"):  # the locale is written pt-BR in URLs
+        r = client.get(f"/{spelled}/war", follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == "/pt-BR/war"
 
 
 def test_hidden_always_hides_in_the_site_css(client):
