@@ -29,10 +29,10 @@ const PL = /** @type {Strings} */ (/** @type {unknown} */ ({
 }));
 // French and Brazilian Portuguese: 0 and 1 are "one", exact millions "many" (with "de")
 const FR = /** @type {Strings} */ (/** @type {unknown} */ ({
-  ...EN, cards: { one: "{count} carte", many: "{count} de cartes", other: "{count} cartes" },
+  ...EN, number: { group: "\u202f", min_grouping: 1, minus: "-" }, cards: { one: "{count} carte", many: "{count} de cartes", other: "{count} cartes" },
 }));
 const PT = /** @type {Strings} */ (/** @type {unknown} */ ({
-  ...EN, cards: { one: "{count} carta", many: "{count} de cartas", other: "{count} cartas" },
+  ...EN, number: { group: ".", min_grouping: 1, minus: "-" }, cards: { one: "{count} carta", many: "{count} de cartas", other: "{count} cartas" },
 }));
 
 /** @type {Seat[]} */
