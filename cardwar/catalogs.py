@@ -25,7 +25,10 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs")
+LOCALES: tuple[str, ...] = (
+    "en", "it", "de", "es", "pl", "cs",
+    "nl",
+)
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
@@ -38,6 +41,7 @@ LANGUAGE_NAMES: dict[str, str] = {
     "es": "Español",
     "pl": "Polski",
     "cs": "Čeština",
+    "nl": "Nederlands",
 }
 
 @cache

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cardwar.web.i18n import LOCALES
 from cardwar.web.strings import client_strings
 
 from .helpers import ORIGIN, create, join, make_client
@@ -62,7 +63,7 @@ def test_hand_made_form_posts_get_the_translated_error_page(client, data, status
 
 
 def test_tie_wording_follows_the_variant():
-    for locale in ("en", "it", "de", "es", "pl", "cs"):
+    for locale in LOCALES:
         war = client_strings(locale, "war")
         peace = client_strings(locale, "peace")
         assert war["tie_word"] == "" and peace["tie_word"]

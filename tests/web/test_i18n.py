@@ -10,7 +10,7 @@ from cardwar.web import i18n
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("en", "1,000"), ("it", "1.000"), ("de", "1.000"), ("es", "1000"), ("pl", "1000"),
-     ("cs", "1\u00a0000")],
+     ("cs", "1\u00a0000"), ("nl", "1.000")],
 )
 def test_format_number_1000(locale, expected):
     assert i18n.format_number(1000, locale) == expected
@@ -19,7 +19,7 @@ def test_format_number_1000(locale, expected):
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("en", "12,345"), ("it", "12.345"), ("es", "12.345"), ("pl", "12\u00a0345"),
-     ("cs", "12\u00a0345")],
+     ("cs", "12\u00a0345"), ("nl", "12.345")],
 )
 def test_format_number_groups_five_digits_everywhere(locale, expected):
     assert i18n.format_number(12345, locale) == expected
@@ -36,7 +36,8 @@ def test_format_number_uses_the_current_locale():
 @pytest.mark.parametrize(
     ("header", "expected"),
     [(None, "en"), ("", "en"), ("de", "de"), ("pl-PL,pl;q=0.9", "pl"), ("fr, cs;q=0.8", "cs"),
-     ("it;q=0.2, es;q=0.9", "es"), ("en;q=0, de;q=0.1", "de"), ("*", "en"), ("x;q=abc", "en")],
+     ("it;q=0.2, es;q=0.9", "es"), ("en;q=0, de;q=0.1", "de"), ("*", "en"), ("x;q=abc", "en"),
+     ("nl-BE,nl;q=0.9,en;q=0.5", "nl"), ("en;q=0.5, nl", "nl")],
 )
 def test_negotiate(header, expected):
     assert i18n.negotiate(header) == expected
@@ -46,7 +47,8 @@ def test_negotiate(header, expected):
     ("locale", "forms"),
     [("en", ["1 player", "2 players", "5 players"]),
      ("pl", ["1 gracz", "2 graczy", "5 graczy"]),
-     ("cs", ["1 hráč", "2 hráči", "5 hráčů"])],
+     ("cs", ["1 hráč", "2 hráči", "5 hráčů"]),
+     ("nl", ["1 speler", "2 spelers", "5 spelers"])],
 )
 def test_plural_forms(locale, forms):
     token = i18n.current_locale.set(locale)
