@@ -28,6 +28,7 @@ from babel.support import NullTranslations, Translations
 LOCALES: tuple[str, ...] = (
     "en", "it", "de", "es", "pl", "cs",
     "nl",
+    "uk",
 )
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
@@ -42,6 +43,7 @@ LANGUAGE_NAMES: dict[str, str] = {
     "pl": "Polski",
     "cs": "Čeština",
     "nl": "Nederlands",
+    "uk": "Українська",
 }
 
 @cache

@@ -26,7 +26,7 @@ TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 #: ``og:locale`` of each of the site's languages (language_TERRITORY), for link previews.
 OG_LOCALES: dict[str, str] = {"en": "en_US", "it": "it_IT", "de": "de_DE", "es": "es_ES",
                               "pl": "pl_PL", "cs": "cs_CZ",
-                              "nl": "nl_NL"}
+                              "nl": "nl_NL", "uk": "uk_UA"}
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 env = Environment(

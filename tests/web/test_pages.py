@@ -19,16 +19,17 @@ TITLES = {
     "pl": ("Pokój i Wojna", "Pokój: zasady", "Wojna: zasady"),
     "cs": ("Mír a Válka", "Mír: pravidla", "Válka: pravidla"),
     "nl": ("Vrede en Oorlogje", "Vrede: spelregels", "Oorlogje: spelregels"),
+    "uk": ("Мир і Війна", "Мир: правила", "Війна: правила"),
 }
 THOUSAND = {"en": "1,000", "it": "1.000", "de": "1.000", "es": "1000", "pl": "1000",
-            "cs": "1\u00a0000", "nl": "1.000"}
+            "cs": "1\u00a0000", "nl": "1.000", "uk": "1\u00a0000"}
 SKIP = {"en": "Skip to main content", "it": "Vai al contenuto", "de": "Zum Inhalt springen",
         "es": "Saltar al contenido", "pl": "Przejdź do treści", "cs": "Přejít na obsah",
-        "nl": "Naar de inhoud"}
+        "nl": "Naar de inhoud", "uk": "Перейти до змісту"}
 FOOTER = {"en": "No registration needed. Share a link and start playing.",
           "it": "Nessuna registrazione richiesta.", "de": "Keine Anmeldung nötig.",
           "es": "Sin registro.", "pl": "Bez rejestracji.", "cs": "Bez registrace.",
-          "nl": "Geen registratie nodig."}
+          "nl": "Geen registratie nodig.", "uk": "Реєстрація не потрібна."}
 
 
 class _Outline(HTMLParser):

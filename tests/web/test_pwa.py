@@ -18,7 +18,7 @@ from cardwar.web.i18n import LOCALES
 ROOT = Path(__file__).resolve().parents[2]
 OFFLINE = {"en": "You are offline", "it": "Sei offline", "de": "Sie sind offline",
            "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline",
-           "nl": "Je bent offline"}
+           "nl": "Je bent offline", "uk": "Ви офлайн"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
