@@ -128,7 +128,8 @@ def test_home_lists_variants_with_play_buttons(client):
 @pytest.mark.parametrize(
     ("header", "target"),
     [(None, "/en/"), ("de-AT,de;q=0.9,en;q=0.5", "/de/"), ("fr-FR, pl;q=0.4", "/pl/"),
-     ("xx", "/en/"), ("cs", "/cs/"), ("es;q=0, it;q=0.1", "/it/")],
+     ("xx", "/en/"), ("cs", "/cs/"), ("es;q=0, it;q=0.1", "/it/"),
+     ("nl-BE,nl;q=0.9,fr;q=0.8", "/nl/"), ("uk-UA,uk;q=0.9,ru;q=0.8,en;q=0.7", "/uk/")],
 )
 def test_root_redirects_by_accept_language(client, header, target):
     headers = {"accept-language": header} if header else {}
