@@ -84,6 +84,7 @@ def load_settings(env_file: str | None = None, **overrides: Any) -> Settings:
         except OSError as exc:
             raise ServiceError(f"cannot read --env-file {env_file}: "
                                f"{exc.strerror or exc}") from None
+        unknown_settings(env_file)
     try:
         return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
     except ValidationError as exc:
@@ -91,6 +92,22 @@ def load_settings(env_file: str | None = None, **overrides: Any) -> Settings:
             "CARDWAR_" + "_".join(str(part) for part in error["loc"]).upper()
             + f": {error['msg']}" for error in exc.errors())
         raise ServiceError(f"bad setting {problems}") from None
+
+
+def unknown_settings(env_file: str) -> None:
+    """Refuse an env file that sets a ``CARDWAR_*`` key no setting has (a typo
+    such as ``CARDWAR_DATABSE`` would otherwise fall back to the default).
+
+    Raises:
+        ServiceError: e.g. ``"unknown setting CARDWAR_DATABSE in /etc/cardwar.env"``.
+    """
+    from dotenv import dotenv_values
+
+    known = {f"CARDWAR_{name}".upper() for name in Settings.model_fields}
+    unknown = sorted(key for key in dotenv_values(env_file)
+                     if key.upper().startswith("CARDWAR_") and key.upper() not in known)
+    if unknown:
+        raise ServiceError(f"unknown setting {', '.join(unknown)} in {env_file}")
 
 
 def shown_database(url: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pydantic import NonNegativeFloat, PositiveFloat
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -33,11 +34,11 @@ class Settings(BaseSettings):
     database: str = "sqlite+aiosqlite:///./var/cardwar.db"
     redis: str | None = None
     redis_prefix: str = "cardwar:"
-    flip_timeout: float = 10.0
-    gone_after: float = 120.0
-    heartbeat: float = 20.0
-    computer_delay: float = 0.8
-    presence_ttl: float = 15.0
-    open_table_ttl: float = 1800.0
+    flip_timeout: PositiveFloat = 10.0
+    gone_after: PositiveFloat = 120.0
+    heartbeat: PositiveFloat = 20.0
+    computer_delay: NonNegativeFloat = 0.8
+    presence_ttl: PositiveFloat = 15.0
+    open_table_ttl: PositiveFloat = 1800.0
     commit: str | None = None
     testing_stacked_deck: bool = False

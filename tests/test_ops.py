@@ -106,6 +106,30 @@ def test_check_of_bad_settings_says_which(capsys, monkeypatch) -> None:
         "settings     FAILED  bad setting CARDWAR_FLIP_TIMEOUT: Input should be a valid number")
 
 
+@pytest.mark.parametrize(("name", "value"), [("CARDWAR_OPEN_TABLE_TTL", "-5"),
+                                           ("CARDWAR_FLIP_TIMEOUT", "0"),
+                                           ("CARDWAR_COMPUTER_DELAY", "-1")])
+def test_check_refuses_a_duration_that_cannot_be(capsys, monkeypatch, name, value) -> None:
+    monkeypatch.setenv(name, value)
+    status, out, _ = cli(capsys, "check")
+    assert status == 1
+    assert out.splitlines()[0].startswith(
+        f"settings     FAILED  bad setting {name}: Input should be")
+
+
+def test_a_misspelt_setting_in_the_env_file_is_named(capsys, db, tmp_path) -> None:
+    env = tmp_path / "env"
+    env.write_text(f"CARDWAR_DATABSE={db}\nCARDWAR_REDIS_PREFIX=x:\nOTHER=1\n")
+    status, out, _ = cli(capsys, "check", "--env-file", str(env))
+    assert status == 1
+    assert out.splitlines()[0] == (
+        f"settings     FAILED  unknown setting CARDWAR_DATABSE in {env}")
+    status, _, err = cli(capsys, "migrate", "--env-file", str(env))
+    assert status == 2
+    assert err == f"cardwar: error: unknown setting CARDWAR_DATABSE in {env}\n"
+    assert not (tmp_path / "var").exists()
+
+
 def test_check_accepts_a_schema_from_a_newer_version(capsys, db, locales) -> None:
     cli(capsys, "migrate", "--database", db)
     with sqlite3.connect(db[10:]) as conn:
@@ -175,3 +199,11 @@ def test_static_into_a_place_it_cannot_write_is_one_line(capsys, tmp_path) -> No
     status, _, err = cli(capsys, "static", str(blocker / "static"))
     assert status == 2 and err.count("\n") == 1
     assert err.startswith(f"cardwar: error: cannot write the static files in {blocker}/static")
+
+
+def test_the_guides_sample_of_check_is_what_this_version_prints() -> None:
+    from cardwar.ops import head_revision
+
+    guide = (Path(__file__).parent.parent / "deploy" / "README.md").read_text()
+    assert f"schema at revision {head_revision()} (the newest)" in guide
+    assert f"catalogs     ok      {len(cardwar.catalogs.LOCALES)} locales x 2 domains" in guide

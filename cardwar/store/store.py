@@ -212,14 +212,18 @@ class Store:
             return _record(row, seats)
 
     async def list_open(self, since: datetime, limit: int) -> list[GameRecord]:
-        """Public games in the lobby created at ``since`` or later, the newest
-        first, at most ``limit``, with their seats (secret hashes left out)."""
+        """Public games in the lobby with a free seat, created at ``since`` or
+        later, the longest waiting first (so a burst of new tables never pushes
+        the older ones off the page), at most ``limit``, with their seats
+        (secret hashes left out)."""
         async with self._sessions() as session:
             rows = (await session.scalars(
                 select(GameRow)
                 .where(GameRow.public.is_(True), GameRow.status == "lobby",
-                       GameRow.created_at >= since)
-                .order_by(GameRow.created_at.desc()).limit(limit)
+                       GameRow.created_at >= since,
+                       select(SeatRow.seat).where(SeatRow.game_id == GameRow.id,
+                                                  SeatRow.kind == "open").exists())
+                .order_by(GameRow.created_at, GameRow.id).limit(limit)
             )).all()
             if not rows:
                 return []

@@ -31,7 +31,7 @@ from .table import Table
 
 #: The bus "game id" of the open tables (game ids are 16 characters: no clash).
 CHANNEL = "open-tables"
-#: Most tables the page lists (the newest).
+#: Most tables the page lists at first (the longest waiting; later ones arrive live).
 MAX_LISTED = 50
 
 
@@ -49,7 +49,8 @@ class OpenTable(TypedDict):
 
 
 class Tables(TypedDict):
-    """Every open table (the newest first): the first message of the socket."""
+    """The open tables (at most :data:`MAX_LISTED`, the longest waiting): the
+    first message of the socket."""
 
     type: Literal["tables"]
     seq: None
@@ -120,7 +121,7 @@ class OpenTables:
         self.ttl = settings.open_table_ttl
 
     async def current(self, now: datetime | None = None) -> list[OpenTable]:
-        """Every open table, the newest first (at most :data:`MAX_LISTED`)."""
+        """The open tables, the longest waiting first (at most :data:`MAX_LISTED`)."""
         now = now or datetime.now(UTC)
         records = await self.store.list_open(now - timedelta(seconds=self.ttl), MAX_LISTED)
         found = (open_table(r, now, self.ttl) for r in records)

@@ -93,6 +93,9 @@ async def create_game(
         raise forbidden()
     if variant not in VARIANTS:
         raise StarletteHTTPException(400, "unknown variant")
+    for number, kind in ((1, seat1), (2, seat2), (3, seat3)):
+        if kind not in ("friend", "computer"):
+            raise StarletteHTTPException(400, f"seat{number} must be friend or computer")
     computers = tuple(s for s, kind in ((1, seat1), (2, seat2), (3, seat3))
                       if s < players and kind == "computer")
     try:

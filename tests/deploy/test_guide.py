@@ -349,6 +349,11 @@ def check_https(run: Run) -> None:
         page = client.get(f"{run.tls_base}/en/g/{gid}")
         assert page.status_code == 200
         assert page.headers["strict-transport-security"] == "max-age=31536000"
+        # static files (their locations add headers of their own) keep HSTS too
+        for path in re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)[:4]:
+            asset = client.get(f"{run.tls_base}{path}")
+            assert asset.status_code == 200, path
+            assert asset.headers["strict-transport-security"] == "max-age=31536000", path
     with httpx.Client(verify=run.tls) as client:
         redirect = client.get(f"http://localhost:{run.http}/pl/war?x=1")
         assert redirect.status_code == 301

@@ -144,3 +144,12 @@ def test_the_flip_help_and_presence_are_worded_in_every_language():
     assert (pl["online"], pl["offline"]) == ("w sieci", "poza siecią")
     assert "{count} Sekunde," in client_strings("de")["flip_help"]["one"]
     assert "{count} second before" in client_strings("en")["flip_help"]["one"]
+
+
+@pytest.mark.parametrize("seat", ["robot", "Computer", "friend "])
+def test_a_seat_that_is_neither_a_friend_nor_the_computer_is_refused(client, seat):
+    r = client.post("/en/play", data={"variant": "war", "players": "3", "nickname": "Ann",
+                                      "seat1": "friend", "seat2": seat},
+                    headers=ORIGIN, follow_redirects=False)
+    assert r.status_code == 400
+    assert "cw_" not in r.headers.get("set-cookie", "")

@@ -75,6 +75,24 @@ async def test_public_games_in_the_lobby_are_listed_without_secrets(tmp_path):
     assert listed[0].locale == "pl" and listed[0].created_at.tzinfo is not None
     assert [s.secret_hash for s in listed[0].seats] == [None, None]
     everything = await store.list_open(datetime.now(UTC) - timedelta(days=1), 10)
-    assert [r.id for r in everything] == ["open", "old"]
-    assert [r.id for r in await store.list_open(datetime(2000, 1, 1, tzinfo=UTC), 1)] == ["open"]
+    assert [r.id for r in everything] == ["old", "open"]
+    assert [r.id for r in await store.list_open(datetime(2000, 1, 1, tzinfo=UTC), 1)] == ["old"]
+    await store.close()
+
+
+async def test_full_tables_and_a_burst_of_new_ones_never_hide_a_table_with_a_free_seat(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    since = datetime.now(UTC) - timedelta(minutes=30)
+    waiting = _record("waiting")
+    waiting.created_at -= timedelta(minutes=10)
+    full = [_record(f"full{i}") for i in range(3)]
+    burst = [_record(f"new{i}") for i in range(3)]
+    for i, rec in enumerate([waiting, *full, *burst]):
+        rec.public = True
+        rec.created_at += timedelta(seconds=i)
+        if rec in full:
+            rec.seats[1] = SeatRecord(1, "human", "Bob", "b" * 64)
+        await store.create(rec, [])
+    assert [r.id for r in await store.list_open(since, 3)] == ["waiting", "new0", "new1"]
     await store.close()
