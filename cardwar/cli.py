@@ -12,8 +12,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
 from .cli_text import describe, log_lines
@@ -24,6 +24,7 @@ from .engine import (
     Card,
     CardError,
     OptionError,
+    Play,
     Setup,
     beggar_json,
     cards_text,
@@ -37,15 +38,12 @@ from .engine import (
     simulate,
     simulate_beggar,
 )
-from .engine.beggar import NAME as BEGGAR
-from .engine.beggar import check_players as check_beggar_players
 
 
 def variant_choices() -> list[str]:
-    """Every ``--variant``: the battle games of RULES.md 2 (the engine's
-    :data:`~cardwar.engine.VARIANTS`, registered ones too), then
-    Beggar-my-neighbour (10)."""
-    return [*VARIANTS, BEGGAR]
+    """Every ``--variant``: the engine's :data:`~cardwar.engine.VARIANTS`
+    (registered ones too), battle games (RULES.md 2) and games in turns (10)."""
+    return list(VARIANTS)
 
 
 class UsageError(Exception):
@@ -174,15 +172,15 @@ def _setup(args: argparse.Namespace) -> Setup:
 
 def _no_face_down(args: argparse.Namespace) -> None:
     if args.face_down is not None:
-        raise UsageError(f"--face-down is not an option of {BEGGAR}: it has no ties, "
-                         "only peace and war lay face-down cards")
+        raise UsageError(f"--face-down is not an option of {args.variant}: it has no ties, "
+                         "only the battle games lay face-down cards")
 
 
 def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     """The deal of ``play --variant beggar`` (two players only, RULES.md 10)."""
     _no_face_down(args)
     if args.players is not None:
-        check_beggar_players(args.players)
+        get_variant(args.variant).check(args.players)
     if args.hands is not None:
         return BeggarSetup.from_hands(parse_beggar_hands(args.hands))
     if args.deck is not None:
@@ -192,11 +190,15 @@ def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     return BeggarSetup.from_seed(args.seed)
 
 
+#: The ``play`` record of each kind of play (:attr:`cardwar.engine.Variant.play`).
+_RECORDS: dict[Play, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "battles": lambda args: game_json(_setup(args), log=args.log),
+    "turns": lambda args: beggar_json(_beggar_setup(args), log=args.log),
+}
+
+
 def _play(args: argparse.Namespace) -> None:
-    if args.variant == BEGGAR:
-        record = beggar_json(_beggar_setup(args), log=args.log)
-    else:
-        record = game_json(_setup(args), log=args.log)
+    record = _RECORDS[get_variant(args.variant).play](args)
     if args.json:
         print(json.dumps(record))
         return
@@ -210,21 +212,20 @@ def _simulate(args: argparse.Namespace) -> None:
 
     if not 1 <= args.games <= MAX_SIMULATED_GAMES:
         raise UsageError(f"--games must be from 1 to {MAX_SIMULATED_GAMES:,}")
-    if args.variant == BEGGAR:
+    variant = get_variant(args.variant)
+    if variant.play == "turns":
         _no_face_down(args)
-        check_beggar_players(args.players)
-    else:
-        get_variant(args.variant).check(args.players, args.face_down)
+    variant.check(args.players, args.face_down)
     start = time.perf_counter()
     with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
 
         def step(games: int) -> None:
             bar.update(games)
 
-        if args.variant == BEGGAR:
+        if variant.play == "turns":
             stats = simulate_beggar(args.games, args.seed, step)
         else:
-            stats = simulate(get_variant(args.variant), args.players, args.games, args.seed,
+            stats = simulate(variant, args.players, args.games, args.seed,
                              args.face_down, step)
     elapsed = time.perf_counter() - start
     stats["seconds"] = round(elapsed, 3)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .engine.beggar import NAME as BEGGAR
+from .engine import get_variant
 
 _REASONS = {
     "all_cards": "holds every card in play",
@@ -19,9 +19,14 @@ _REASONS = {
 }
 
 
+def _in_turns(record: dict[str, Any]) -> bool:
+    """True for a game played in turns (Beggar-my-neighbour), logged trick by trick."""
+    return get_variant(record["variant"]).play == "turns"
+
+
 def _title(record: dict[str, Any]) -> list[str]:
     """The first lines of a game's description: the game, the seed and the seating."""
-    name = "Beggar-my-neighbour" if record["variant"] == BEGGAR else record["variant"].capitalize()
+    name = "Beggar-my-neighbour" if _in_turns(record) else record["variant"].capitalize()
     lines = [f"{name}, {record['players']} players"
              + (f", seed {record['seed']!r}" if record["seed"] is not None else "")]
     if record["seed"] is not None:
@@ -69,13 +74,13 @@ def _describe_beggar(record: dict[str, Any]) -> str:
 
 def describe(record: dict[str, Any]) -> str:
     """The summary of a finished game, several lines without a final newline."""
-    return _describe_beggar(record) if record["variant"] == BEGGAR else _describe_battles(record)
+    return _describe_beggar(record) if _in_turns(record) else _describe_battles(record)
 
 
 def log_lines(record: dict[str, Any]) -> Iterator[str]:
     """One line per battle (per trick in Beggar-my-neighbour) of ``record["log"]``, if any."""
     for entry in record.get("log", ()):
-        if record["variant"] == BEGGAR:
+        if _in_turns(record):
             yield (f"trick {entry['trick']:>4}: seat {entry['starter']} starts: "
                    f"{' '.join(entry['cards'])} -> seat {entry['taker']} takes "
                    f"{len(entry['cards'])}")

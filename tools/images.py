@@ -3,7 +3,7 @@
     .venv/bin/python tools/images.py          # writes them into cardwar/web/static
     .venv/bin/python tools/images.py --check  # exit 1 if the committed ones differ
 
-* ``og/peace.png``, ``og/war.png``, ``og/site.png`` - 1200x630 Open Graph
+* ``og/peace.png``, ``og/war.png``, ``og/beggar.png``, ``og/site.png`` - 1200x630 Open Graph
   images: the variant's deciding cards (the low one wins in Peace, the high
   one in War) and its face-down cards; no words but the site's name, so one
   image serves every language (the preview's title is translated).
@@ -129,7 +129,8 @@ def _finish(canvas: Image.Image, width: int, height: int) -> Image.Image:
 
 
 def preview(variant: str) -> Image.Image:
-    """The 1200x630 link-preview image of ``variant`` (``peace``, ``war`` or ``site``)."""
+    """The 1200x630 link-preview image of ``variant`` (``peace``, ``war``, ``beggar``
+    or ``site``)."""
     canvas = _felt(1200, 630)
     _brand(canvas)
     if variant == "peace":
@@ -142,6 +143,10 @@ def preview(variant: str) -> Image.Image:
         _paste(canvas, _card("A♠", 200, -6, win=True), 470, 350)
         for i in range(3):
             _paste(canvas, _card(None, 130, 5 - 4 * i), 760 + i * 140, 380)
+    elif variant == "beggar":  # a king on the pile, and the three cards paid for it
+        _paste(canvas, _card("K♥", 200, -6, win=True), 270, 350)
+        for i, face in enumerate(("2♣", "3♦", "2♠")):  # glyphs of the font subset
+            _paste(canvas, _card(face, 150, 8 - 6 * i), 560 + i * 160, 385)
     else:
         _paste(canvas, _card("A♥", 170, 10), 250, 380)
         _paste(canvas, _card("2♣", 170, -4, win=True), 420, 360)
@@ -168,7 +173,7 @@ def icon(size: int, maskable: bool = False) -> Image.Image:
 
 def images() -> dict[str, Image.Image]:
     """Every image, by its path under ``cardwar/web/static``."""
-    out = {f"og/{v}.png": preview(v) for v in ("peace", "war", "site")}
+    out = {f"og/{v}.png": preview(v) for v in ("peace", "war", "beggar", "site")}
     out.update({f"icons/icon-{n}.png": icon(n) for n in (192, 512)})
     out.update({f"icons/maskable-{n}.png": icon(n, maskable=True) for n in (192, 512)})
     out["icons/apple-touch-icon.png"] = icon(180, maskable=True)

@@ -4,7 +4,7 @@ Public API (RULES.md sections in brackets):
 
 * cards: :class:`Card`, :func:`parse_cards`, :func:`parse_hands`,
   :func:`card_text`, :func:`deal` [1, 3]
-* variants: :data:`PEACE`, :data:`WAR`, :data:`VARIANTS`, :func:`get_variant`,
+* variants: :data:`PEACE`, :data:`WAR`, :data:`BEGGAR`, :data:`VARIANTS`, :func:`get_variant`,
   :func:`register` [2]
 * shuffle: :func:`shuffled_deck`, :func:`commitment`, :func:`new_seed`,
   :func:`seating`, :func:`seated` [9]
@@ -12,12 +12,11 @@ Public API (RULES.md sections in brackets):
 * whole games: :class:`Setup`, :func:`play_fast`, :func:`game_json`,
   :func:`simulate`
 * views: :func:`seat_view` (what a seat or spectator may see)
-* Beggar-my-neighbour [10], not in :data:`VARIANTS` (which drives the battle
-  games' pages): :class:`BeggarGame` (one card or one trick at a time),
+* Beggar-my-neighbour [10] (:data:`BEGGAR`, ``play="turns"``):
+  :class:`BeggarGame` (one card or one trick at a time),
   :class:`CardResult`, :class:`TrickResult`, :class:`Cycle`,
   :func:`play_beggar_fast`, :class:`BeggarSummary`, :func:`simulate_beggar`,
-  :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`beggar_json`;
-  the name ``"beggar"`` is :data:`cardwar.engine.beggar.NAME`.
+  :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`beggar_json`.
 """
 
 from .beggar import BeggarGame, CardResult, Cycle, TrickResult
@@ -41,6 +40,7 @@ from .records import Setup, battle_json, game_json
 from .shuffle import commitment, new_seed, seated, seating, shuffled_deck
 from .simulate import simulate
 from .variants import (
+    BEGGAR,
     PEACE,
     STANDARD,
     VARIANTS,
@@ -59,8 +59,8 @@ __all__ = [
     "parse_cards", "parse_hands", "rank", "Summary", "play_fast", "summarize",
     "BattleResult", "Game", "GameOverError", "Outcome", "PeaceStep", "Reason", "Setup",
     "battle_json", "game_json", "commitment", "new_seed", "shuffled_deck", "simulate",
-    "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Play", "Variant", "get_variant",
-    "register", "unregister",
+    "BEGGAR", "PEACE", "STANDARD", "VARIANTS", "WAR", "OptionError", "Play", "Variant",
+    "get_variant", "register", "unregister",
     "SeatView", "seat_view", "seated", "seating", "BeggarGame", "CardResult", "Cycle",
     "TrickResult", "BeggarSummary", "play_beggar_fast", "simulate_beggar", "summarize_beggar",
     "BeggarSetup", "beggar_json", "parse_beggar_hands", "trick_json",

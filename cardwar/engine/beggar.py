@@ -13,10 +13,9 @@ taken, a :class:`TrickResult`). The whole-game path without records is
 :func:`cardwar.engine.beggar_fast.play_beggar_fast`; a property test holds
 the two together.
 
-Beggar-my-neighbour is not in :data:`cardwar.engine.variants.VARIANTS` (that
-table drives the battle games' pages); it is reached by its own names:
-:data:`NAME`, :data:`PLAYERS`, :class:`BeggarGame` and the ``beggar_*``
-modules.
+Its row in :data:`cardwar.engine.variants.VARIANTS` is
+:data:`~cardwar.engine.variants.BEGGAR` (``play="turns"``); :data:`NAME` and
+:data:`PLAYERS` are that row's name and player count.
 """
 
 from __future__ import annotations
@@ -27,12 +26,12 @@ from dataclasses import dataclass
 
 from .cards import PACK_SIZE, RANK_OF, Card
 from .game import GameOverError, Outcome, Reason
-from .variants import OptionError
+from .variants import BEGGAR
 
 #: The variant name (``cardwar play --variant beggar``).
-NAME = "beggar"
+NAME = BEGGAR.name
 #: The only player count (RULES.md 10).
-PLAYERS = 2
+PLAYERS = BEGGAR.default_players
 #: The records' notation by value: ``-`` plain, ``J Q K A`` court (RULES.md 10.1).
 SYMBOLS = "-JQKA"
 #: ``VALUE_OF[card]``: the cards owed for it: 0 (plain), 1 (J), 2 (Q), 3 (K), 4 (A) (10.4).
@@ -49,8 +48,7 @@ def check_players(players: int) -> None:
     Raises:
         OptionError: ``players`` is not 2.
     """
-    if players != PLAYERS:
-        raise OptionError(f"{NAME} is played by {PLAYERS} players, not {players}")
+    BEGGAR.check(players)
 
 
 def check_piles(piles: Sequence[Sequence[Card]]) -> None:
@@ -230,6 +228,11 @@ class BeggarGame:
     def over(self) -> bool:
         """True once the game has an outcome."""
         return self.outcome is not None
+
+    @property
+    def last_taken(self) -> tuple[Card, ...]:
+        """The cards of the last taking of the pile, in the order put down (none yet: empty)."""
+        return self._taken[0]
 
     def counts(self) -> tuple[int, ...]:
         """Cards in each seat's pile."""

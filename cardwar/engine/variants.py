@@ -24,10 +24,12 @@ class Variant:
     """The parameters of one game of the War family (RULES.md section 2).
 
     Attributes:
-        name: the identifier, ``"peace"`` or ``"war"``.
+        name: the identifier, ``"peace"``, ``"war"`` or ``"beggar"``.
         low_wins: True when the lowest rank wins a battle (Peace).
-        face_down: face-down cards laid before the deciding card in a tie.
-        face_down_options: every face-down count the variant allows.
+        face_down: face-down cards laid before the deciding card in a tie
+            (0 for a variant without ties).
+        face_down_options: every face-down count the variant allows (none:
+            no ties, ``--face-down`` is refused).
         battle_limit: battles after which the game is a draw, or None.
         players: the allowed player counts.
         default_players: the number of players when none is given.
@@ -53,14 +55,17 @@ class Variant:
         """Validate options and return the face-down count to use.
 
         Raises:
-            OptionError: ``players`` or ``face_down`` is not allowed here.
+            OptionError: ``players`` or ``face_down`` is not allowed here (any
+                ``face_down`` for a variant without ties).
         """
         if players not in self.players:
             names = [str(n) for n in self.players]
             allowed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
-        if face_down is None:
+        if face_down is None or face_down == self.face_down:  # a rematch repeats it
             return self.face_down
+        if not self.face_down_options:
+            raise OptionError(f"{self.name} has no ties: it lays no face-down cards")
         if face_down not in self.face_down_options:
             allowed = " or ".join(map(str, self.face_down_options))
             raise OptionError(
@@ -92,9 +97,23 @@ PEACE = Variant(
     tie_word="PEACE",
 )
 
+#: Beggar-my-neighbour (RULES.md 10): two players in turns, court cards to pay
+#: for, no battles and no ties; a repeated position after a trick is endless (10.8).
+BEGGAR = Variant(
+    name="beggar",
+    low_wins=False,
+    face_down=0,
+    face_down_options=(),
+    battle_limit=None,
+    players=(2,),
+    default_players=2,
+    cycle_draw=True,
+    play="turns",
+)
+
 #: Every variant by name, in the order pages list them; the standard game
 #: (War) is the reference for rule changes.
-VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR, BEGGAR)}
 STANDARD = WAR
 
 

@@ -11,6 +11,11 @@ For each battle still to be played:
   while the humans are active (one of them flipped in this battle or the one
   before). So a game in which every human is idle does not play itself. The
   start is published as an ``idle`` message (``battle``, ``left`` seconds).
+* In a game in turns (:attr:`cardwar.tables.kinds.Kind.clock_at_start`) only
+  the seat to move flips, so nobody can flip first: its clock starts with
+  the step, while a human has put down a card (themselves or by auto-flip)
+  within the last :data:`ACTIVE_STEPS` cards. Two idle humans' game stops
+  after a few cards put down for them.
 
 Timers carry the battle they were armed for, so a late one does nothing.
 Every process following a game arms them; the locked, version-checked flip
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from cardwar.settings import Settings
@@ -33,6 +38,10 @@ from .timers import Timers
 #: Seconds added to the idle clock of a battle found half-flipped when a table
 #: is loaded (after a restart): a page retries its connection at most 15 s apart.
 RECONNECT_GRACE = 15.0
+
+#: In turns: cards since a human's last own card within which the idle clock still runs
+#: (a payment of up to four cards and the court card that asked for it, plus one).
+ACTIVE_STEPS = 6
 
 #: ``flip(game_id, seat, by, battle)``: flip for a seat (the table service's).
 FlipFor = Callable[[str, int, FlipBy, int], Awaitable[object]]
@@ -64,14 +73,24 @@ class Clocks:
         # game -> the last battle a human flipped in (themselves or by auto-flip)
         self._human_flip: dict[str, int] = {}
 
-    def arm_round(self, table: Table) -> None:
-        """Arm the timers of ``table``'s coming battle (cancelling the earlier ones)."""
+    def arm_round(self, table: Table, flips: Sequence[Flipped] = ()) -> bool:
+        """Arm the timers of ``table``'s coming battle (cancelling the earlier ones).
+
+        ``flips``: the ``flipped`` events that led to it (noted as
+        :meth:`note_flip` notes them). Returns True when this started the
+        coming step's idle clock (in turns: see the module docstring), which
+        the caller publishes.
+        """
+        for event in flips:
+            if event["by"] in ("player", "auto"):
+                self._human_flip[table.id] = event["battle"]
         self.timers.cancel(table.id)
+        started = self._start_turn_clock(table)
         if self.idle_left(table) is None and any(
                 table.record.seats[s].kind == "human" for s in table.record.flipped):
             # loaded mid-battle (restart, another process): a human is waiting; the
             # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
-            self._idle[table.id] = (table.game.battles + 1, self._now()
+            self._idle[table.id] = (table.steps + 1, self._now()
                                     + self.settings.flip_timeout + RECONNECT_GRACE)
         delay = self.settings.computer_delay
         for seat in table.to_flip():
@@ -85,6 +104,22 @@ class Clocks:
             elif (left := self.idle_left(table)) is not None:
                 self.arm(table, seat, "timer", left)
             # else: nobody is waiting yet, no idle clock (see the module docstring)
+        return started
+
+    def _start_turn_clock(self, table: Table) -> bool:
+        """In turns, start the coming step's idle clock if a human is to move and
+        the humans are active (the module docstring); True when started."""
+        coming = table.steps + 1
+        if not table.kind.clock_at_start or self.idle_left(table) is not None:
+            return False
+        if self._human_flip.get(table.id, -ACTIVE_STEPS) < coming - ACTIVE_STEPS:
+            return False
+        waited = [s for s in table.to_flip() if table.record.seats[s].kind == "human"
+                  and not table.record.seats[s].auto_flip and not self._is_gone(table.id, s)]
+        if not waited:
+            return False
+        self._idle[table.id] = (coming, self._now() + self.settings.flip_timeout)
+        return True
 
     def note_flip(self, table: Table, event: Flipped) -> bool:
         """Note the ``flipped`` ``event``; start the battle's idle clock if it
@@ -92,7 +127,7 @@ class Clocks:
         battle, by = event["battle"], event["by"]
         if by in ("player", "auto"):
             self._human_flip[table.id] = battle
-        if battle != table.game.battles + 1 or self.idle_left(table) is not None:
+        if battle != table.steps + 1 or self.idle_left(table) is not None:
             return False
         active = self._human_flip.get(table.id, 0) >= battle - 1
         if not (by in ("player", "auto") or (by in ("computer", "gone") and active)):
@@ -108,19 +143,19 @@ class Clocks:
     def idle_left(self, table: Table) -> float | None:
         """Seconds left on the idle clock of the coming battle, or None if not started."""
         clock = self._idle.get(table.id)
-        if clock is None or clock[0] != table.game.battles + 1 or table.status != "playing":
+        if clock is None or clock[0] != table.steps + 1 or table.status != "playing":
             return None
         return max(0.0, clock[1] - self._now())
 
     def idle_message(self, table: Table) -> Idle:
         """The ``idle`` message: the coming battle's idle clock started (``left`` seconds)."""
         left = self.idle_left(table)
-        return Idle(type="idle", seq=None, battle=table.game.battles + 1,
+        return Idle(type="idle", seq=None, battle=table.steps + 1,
                     left=None if left is None else round(left, 1))
 
     def arm(self, table: Table, seat: int, by: FlipBy, delay: float) -> None:
         """In ``delay`` seconds flip for ``seat`` (``by``) if the battle is still to come."""
-        game_id, battle = table.id, table.game.battles + 1
+        game_id, battle = table.id, table.steps + 1
         self.armed += 1
         self.timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
 

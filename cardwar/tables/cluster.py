@@ -91,7 +91,7 @@ class Cluster:
             return None
         table = self.cache.put(Table(record))
         if table.status == "playing" and (
-            not self.clocks.count(game_id) or previous.game.battles != table.game.battles
+            not self.clocks.count(game_id) or previous.steps != table.steps
             or previous.status != table.status
         ):
             self.clocks.arm_round(table)
@@ -129,7 +129,7 @@ class Cluster:
             return
         if not self.cache.busy(game_id) and follow(table, message):
             kind = message["type"]
-            if kind in ("started", "battle") and table.status == "playing":
+            if kind in ("started", table.kind.step) and table.status == "playing":
                 self.clocks.arm_round(table)
             elif kind == "flipped" and table.status == "playing":
                 # its process publishes the idle message

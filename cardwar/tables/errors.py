@@ -21,6 +21,7 @@ class ErrorCode(StrEnum):
     NOT_LOBBY = "not_lobby"
     NOT_PLAYING = "not_playing"
     OUT = "out"
+    NOT_YOUR_TURN = "not_your_turn"
     ALREADY_SEATED = "already_seated"
     NOT_OVER = "not_over"
     NOT_GONE = "not_gone"
@@ -41,6 +42,7 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.NOT_LOBBY: "the game has started already",
     ErrorCode.NOT_PLAYING: "the game is not being played (lobby or over)",
     ErrorCode.OUT: "the seat is out of the game",
+    ErrorCode.NOT_YOUR_TURN: "in a game played in turns, another seat puts down the next card",
     ErrorCode.ALREADY_SEATED: "the sender has a seat at this table already",
     ErrorCode.NOT_OVER: "the game is not over yet",
     ErrorCode.NOT_GONE: "that seat's player is not away",

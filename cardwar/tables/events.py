@@ -28,13 +28,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, get_args
 
 from cardwar.bus import Message
-from cardwar.engine import BattleResult, Game, battle_json
 
 from .errors import ErrorCode, TableError
 from .records import GameRecord
+
+if TYPE_CHECKING:
+    from .kinds import AnyGame, Kind
 
 __all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "REACTIONS",
            "ReactionKey", "apply_event", "browser_keys", "follow", "seats_changed"]
@@ -100,8 +102,37 @@ class Battle(TypedDict):
     in_play: list[bool]
 
 
+class Card(TypedDict):
+    """In a game in turns (Beggar-my-neighbour), the seat to move put down card
+    number ``card`` (``face_up``), paying for a court card or not; ``to_move``
+    puts down the next one and owes ``owed`` cards for ``owed_for``; the pile
+    on the table holds ``pile`` cards (``top``: the newest, or those just
+    taken) and ``taken_by`` took ``taken`` cards with it (a trick)."""
+
+    type: Literal["card"]
+    seq: int
+    card: int
+    seat: int
+    face_up: str
+    paying: bool
+    owed: int
+    owed_for: str | None
+    to_move: int
+    pile: int
+    top: list[str]
+    taken_by: int | None
+    taken: int
+    tricks: int
+    counts: list[int]
+    outcome: NotRequired[str]
+    reason: NotRequired[str]
+    cycle: NotRequired[dict[str, int] | None]
+
+
 class OverData(TypedDict):
-    """How a game ended (:meth:`cardwar.tables.Table.result`)."""
+    """How a game ended (:meth:`cardwar.tables.Table.result`); ``battles`` counts
+    steps (cards put down in a game in turns, which adds ``tricks`` and the
+    ``cycle`` of an endless game)."""
 
     outcome: str
     reason: str
@@ -112,6 +143,8 @@ class OverData(TypedDict):
     seed: str | None
     hands: str | None
     command: str
+    tricks: NotRequired[int]
+    cycle: NotRequired[dict[str, int] | None]
 
 
 class Over(OverData):
@@ -224,15 +257,18 @@ class Pong(TypedDict):
 
 
 #: A stored event (numbered, saved, applied by every process following the game).
-Event = Joined | Started | Flipped | Battle | Over | AutoFlip | Handed | Relinked | Rematch
+Event = (Joined | Started | Flipped | Battle | Card | Over | AutoFlip | Handed | Relinked
+         | Rematch)
 
 
 class TableState(Protocol):
     """What an event changes: a :class:`~cardwar.tables.Table`'s state."""
 
     record: GameRecord
-    game: Game
-    last: BattleResult | None
+    kind: Kind
+    game: AnyGame
+    last: Any
+    last_json: dict[str, Any] | None
     rematch: str | None
     rematch_by: int | None
 
@@ -256,30 +292,39 @@ def _started(t: TableState, e: Started) -> bool:
 
 
 def _flipped(t: TableState, e: Flipped) -> bool:
-    if t.record.status != "playing" or e["battle"] != t.game.battles + 1:
+    if t.record.status != "playing" or e["battle"] != t.kind.steps(t.game) + 1:
         return False
     t.record.flipped = sorted({*t.record.flipped, e["seat"]})
     return True
 
 
-def _battle(t: TableState, e: Battle) -> bool:
-    """Play the coming battle (the deal is fixed: the same everywhere) and
-    fill the event in from it."""
-    if t.record.status != "playing" or e["battle"] != t.game.battles + 1 or t.game.over:
-        return False
-    result = t.game.play_battle()
-    t.last = result
-    t.record.battles, t.record.flipped = result.number, []
-    filled = cast(dict[str, Any], e)
-    filled.update(battle_json(result))
-    filled["in_play"] = [s not in t.game.eliminated for s in range(t.game.players)]
-    return True
+def _step(number: str) -> Callable[[TableState, Any], bool]:
+    """The apply function of a step event whose number is its key ``number``:
+    play the coming step (the deal is fixed: the same everywhere) and fill
+    the event in from it."""
+
+    def apply(t: TableState, e: dict[str, Any]) -> bool:
+        steps = t.kind.steps(t.game)
+        if (t.record.status != "playing" or e["type"] != t.kind.step
+                or e[number] != steps + 1 or t.game.over):
+            return False
+        t.last, t.last_json = t.kind.play(t.game)
+        t.record.battles, t.record.flipped = steps + 1, []
+        e.update(t.last_json)
+        return True
+
+    return apply
 
 
-def battle_to_play(seq: int, battle: int) -> Battle:
-    """The ``battle`` event of the coming battle, before it is played: applying
-    it (:func:`apply_event`) plays the battle and fills in what happened."""
-    return Battle(type="battle", seq=seq, battle=battle, face_up=[], winning_seats=[],
+def step_to_play(step: str, seq: int, number: int) -> Event:
+    """The event of the coming step (``battle`` or ``card``: :attr:`Kind.step`),
+    before it is played: applying it (:func:`apply_event`) plays the step and
+    fills in what happened."""
+    if step == "card":
+        return Card(type="card", seq=seq, card=number, seat=0, face_up="", paying=False,
+                    owed=0, owed_for=None, to_move=0, pile=0, top=[], taken_by=None, taken=0,
+                    tricks=0, counts=[])
+    return Battle(type="battle", seq=seq, battle=number, face_up=[], winning_seats=[],
                   peaces=[], winner=None, pot=0, out=[], counts=[], in_play=[])
 
 
@@ -350,7 +395,8 @@ EVENTS: dict[str, EventSpec] = {
     "joined": EventSpec(Joined, _joined, remote=lambda e: e.get("kind") != "human"),
     "started": EventSpec(Started, _started),
     "flipped": EventSpec(Flipped, _flipped, seats=False),
-    "battle": EventSpec(Battle, _battle, seats=False),
+    "battle": EventSpec(Battle, _step("battle"), seats=False),
+    "card": EventSpec(Card, _step("card"), seats=False),
     "over": EventSpec(Over, _over, seats=False),
     "auto_flip": EventSpec(AutoFlip, _auto_flip),
     "handed": EventSpec(Handed, _handed),

@@ -1,7 +1,8 @@
 """A finished game's record, rebuilt from its stored deal.
 
 :func:`game_record` is exactly what ``cardwar play --log --json`` prints for
-the same deal (:func:`cardwar.engine.game_json` with ``log=True``): the
+the same deal (:func:`cardwar.engine.game_json` with ``log=True``, or
+:func:`cardwar.engine.beggar_json` for a game in turns): the
 replay page steps through its ``log`` and "download the game" serves it.
 Before the end it is refused: the record names every card in every pile.
 """
@@ -11,10 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cardwar.engine import game_json
-
 from .errors import ErrorCode, TableError
-from .table import Table, setup_of
+from .table import Table
 
 
 def game_record(table: Table) -> dict[str, Any]:
@@ -25,7 +24,7 @@ def game_record(table: Table) -> dict[str, Any]:
     """
     if table.status != "over":
         raise TableError(ErrorCode.NOT_OVER)
-    return game_json(setup_of(table.record), log=True)
+    return table.kind.record_json(table.record)
 
 
 def game_record_text(table: Table) -> str:
@@ -39,4 +38,4 @@ def game_record_text(table: Table) -> str:
 
 def start_counts(table: Table) -> list[int]:
     """How many cards each seat held when the game began."""
-    return [len(pile) for pile in setup_of(table.record).piles]
+    return table.kind.start_counts(table.record)

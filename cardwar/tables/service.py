@@ -233,8 +233,10 @@ class TableService:
         if events:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
-        if table.status == "playing" and kinds & {"started", "battle"}:
-            self.clocks.arm_round(table)
+        if table.status == "playing" and kinds & {"started", table.kind.step}:
+            flips = [e for e in events if e["type"] == "flipped"]
+            if self.clocks.arm_round(table, flips):  # in turns: the clock starts with the step
+                await self.bus.publish(table.id, self.clocks.idle_message(table))
         elif table.status == "playing" and "flipped" in kinds:
             for event in events:
                 if event["type"] == "flipped" and self.clocks.note_flip(table, event):

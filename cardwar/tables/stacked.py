@@ -11,6 +11,9 @@ from cardwar.engine import Variant
 # (the war), taking every card. Seats 2 and 3 go out in battle 1.
 _PEACE = ["2H 7C 2C 3C 4C 5C 6C 8C", "KH 7D 2D 3D 4D 5D 6D 9D", "QH", "JH"]
 _WAR = ["AH 7C 2C 3C 4C KC", "2H 7D 2D 3D 4D 9D", "3H", "4H"]
+# In turns (Beggar-my-neighbour): seat 1 pays 3C for the jack (a trick), then
+# pays 5C for it again and has no card left: seat 0 wins after 6 cards, 2 tricks.
+_TURNS = ["JH 2C", "3C 4C 5C"]
 
 
 def stacked_hands(variant: Variant, players: int) -> str:
@@ -21,5 +24,5 @@ def stacked_hands(variant: Variant, players: int) -> str:
     """
     if players not in (2, 3, 4):
         raise ValueError(f"no stacked deck for {players} players")
-    rows = _PEACE if variant.low_wins else _WAR
+    rows = _TURNS if variant.play == "turns" else _PEACE if variant.low_wins else _WAR
     return " / ".join(rows[:players])

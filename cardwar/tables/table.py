@@ -14,15 +14,9 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Mapping
+from typing import Any, cast
 
-from cardwar.engine import (
-    BattleResult,
-    Game,
-    Setup,
-    commitment,
-    get_variant,
-    parse_hands,
-)
+from cardwar.engine import commitment, get_variant
 
 from .errors import ErrorCode, TableError
 from .events import (
@@ -39,8 +33,9 @@ from .events import (
     SeatKind,
     Started,
     apply_event,
-    battle_to_play,
+    step_to_play,
 )
+from .kinds import AnyGame, kind_of
 from .nicknames import same_name
 from .records import GameRecord, SeatRecord
 from .secrets import same_hash
@@ -61,20 +56,14 @@ def replay_command(record: GameRecord) -> str:
     return shlex.join(parts)
 
 
-def setup_of(record: GameRecord) -> Setup:
-    variant = get_variant(record.variant)
-    if record.seed is not None:
-        return Setup.from_seed(variant, record.players, record.seed, record.face_down)
-    if record.hands is None:
-        raise ValueError(f"game {record.id} has neither a seed nor hands")
-    return Setup.from_hands(variant, parse_hands(record.hands), record.face_down)
-
 
 class Table:
     """One game room, rebuilt from its :class:`~cardwar.store.GameRecord`.
 
-    The engine :class:`~cardwar.engine.Game` is rebuilt by replaying
-    ``record.battles`` battles from the deal, so a table survives restarts.
+    The engine game (:class:`~cardwar.engine.Game`, or
+    :class:`~cardwar.engine.BeggarGame` for a game in turns: its
+    :class:`~cardwar.tables.kinds.Kind`) is rebuilt by replaying
+    ``record.battles`` steps from the deal, so a table survives restarts.
 
     Args:
         record: the stored game (mutated in place by every change).
@@ -86,10 +75,14 @@ class Table:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.variant = get_variant(record.variant)
-        self.game: Game = setup_of(record).new_game()
-        self.last: BattleResult | None = None
+        self.kind = kind_of(self.variant)
+        self.game: AnyGame = self.kind.new_game(record)
+        #: the engine's result of the last step (a battle, or a card put down)
+        self.last: Any = None
+        #: the last step as its event carries it, for a page's snapshot
+        self.last_json: dict[str, Any] | None = None
         for _ in range(record.battles):
-            self.last = self.game.play_battle()
+            self.last, self.last_json = self.kind.play(self.game)
         self.outbox: list[Event] = []
         #: the id of the rematch offered after this game, once known.
         self.rematch: str | None = None
@@ -209,12 +202,18 @@ class Table:
         """Seats kept for a rematch's former player who has not taken them yet."""
         return [s.seat for s in self.record.seats if s.kind == "reserved"]
 
+    @property
+    def steps(self) -> int:
+        """Steps played: battles, or cards put down in a game in turns."""
+        return self.kind.steps(self.game)
+
     def to_flip(self) -> list[int]:
-        """Seats still in play that have not flipped for the coming battle."""
+        """Seats that must flip for the coming step and have not yet (in turns: the
+        seat to move)."""
         if self.status != "playing":
             return []
         flipped = set(self.record.flipped)
-        return [s for s in self.game.in_play() if s not in flipped]
+        return [s for s in self.kind.to_act(self.game) if s not in flipped]
 
     # -- changes ----------------------------------------------------------
     @property
@@ -290,7 +289,8 @@ class Table:
         self._emit(Started(type="started", seq=self._next, counts=list(self.game.counts())))
 
     def flip(self, seat: int, by: FlipBy = "player", battle: int | None = None) -> bool:
-        """Flip ``seat``'s top card for the coming battle; play it once all flipped.
+        """Flip ``seat``'s top card for the coming step; play it once all flipped
+        (a battle; in turns, the seat to move puts down its card).
 
         Args:
             seat: the seat flipping.
@@ -302,20 +302,21 @@ class Table:
             True if the flip counted, False if it was stale (timer) or repeated.
 
         Raises:
-            TableError: ``not_playing`` (lobby or over), ``out`` (seat out of play).
+            TableError: ``not_playing`` (lobby or over), ``out`` (seat out of
+                play) or ``not_your_turn`` (in turns, another seat is to move).
         """
         if self.status != "playing":
             raise TableError(ErrorCode.NOT_PLAYING)
-        coming = self.game.battles + 1
+        coming = self.steps + 1
         if battle is not None and battle != coming:
             return False
-        if seat not in self.game.in_play():
-            raise TableError(ErrorCode.OUT)
+        if seat not in self.kind.to_act(self.game):
+            raise TableError(self.kind.refused)
         if seat in self.record.flipped:
             return False
         self._emit(Flipped(type="flipped", seq=self._next, seat=seat, battle=coming, by=by))
         if not self.to_flip():
-            self._emit(battle_to_play(self._next, coming))  # plays it
+            self._emit(step_to_play(self.kind.step, self._next, coming))  # plays it
             if self.game.over:
                 self._emit(Over(type="over", seq=self._next, **self.result()))
         return True
@@ -330,17 +331,17 @@ class Table:
         outcome, reason = g.outcome, g.reason
         if outcome is None or reason is None:
             raise TableError(ErrorCode.NOT_OVER)
-        return {
+        data: dict[str, Any] = {
             "outcome": outcome.value,
             "reason": reason.value,
             "winner": g.winner,
-            "battles": g.battles,
+            **self.kind.over_data(g),
             "final_counts": list(g.counts()),
-            "eliminated": {str(s): b for s, b in sorted(g.eliminated.items())},
             "seed": self.record.seed,
             "hands": self.record.hands,
             "command": replay_command(self.record),
         }
+        return cast(OverData, data)
 
     def set_auto(self, seat: int, on: bool) -> None:
         """Switch auto-flip for ``seat`` (a human) on or off.

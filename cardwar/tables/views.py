@@ -9,12 +9,14 @@ the stacked hands only once the game is over, seat secrets never.
 
     {"type": "state", "seq": 12, "you": 0 | None,
      "game": {<engine seat_view: "viewer", "battle", "counts", "in_play", "eliminated",
-              "pot", "outcome", "reason", "winner">, "id", "variant", "players",
+              "pot", "outcome", "reason", "winner"; in turns also "to_move", "owed",
+              "owed_for", "court_seat", "pile", "top", "tricks" (``battle`` counts
+              cards put down)>, "id", "variant", "players",
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
               "creator", "rematch", "rematch_by"},
      "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
      "watchers": 2, "idle": 7.5 | None,
-     "last": <battle event> | None, "result": <over event data> | None}
+     "last": <battle or card event> | None, "result": <over event data> | None}
 
 A seat's ``kind`` is ``open``, ``human``, ``computer`` or ``reserved`` (in a
 rematch's lobby: kept for the former player named by ``nickname``).
@@ -26,7 +28,6 @@ from collections.abc import Collection
 from typing import Any
 
 from cardwar.bus import Message
-from cardwar.engine import battle_json, seat_view
 
 from .errors import ErrorCode
 from .events import browser_keys
@@ -75,18 +76,16 @@ def view_message(
         if event["type"] == "watchers":  # a process publishes its own count: send the sum
             msg["count"] = watchers
         return msg
-    game = table.game
     record = table.record
     last = None
-    if table.last is not None:
-        last = {"type": "battle", "seq": None, **battle_json(table.last),
-                "in_play": [s not in game.eliminated for s in range(game.players)]}
+    if table.last_json is not None:
+        last = {"type": table.kind.step, "seq": None, **table.last_json}
     return {
         "type": "state",
         "seq": record.seq,
         "you": viewer,
         "game": {
-            **seat_view(game, viewer).to_json(),  # the engine's view: counts, never order
+            **table.kind.view(table.game, viewer),  # the engine's view: counts, never order
             "id": record.id,
             "variant": record.variant,
             "players": record.players,

@@ -13,7 +13,7 @@ from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
 
-from . import listing, pages, play, pwa, rooms, security
+from . import beggar_pages, listing, pages, play, pwa, rooms, security
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(play.router)
     app.include_router(rooms.router)
     app.include_router(listing.router)  # before the pages' "/{locale}/{slug}"
+    app.include_router(beggar_pages.router)  # the records, below the rules page
     # before the pages router: its "/{locale}" catch-all would take /metrics
     app.add_route("/metrics", metrics_endpoint, include_in_schema=False)
     app.include_router(pages.router)

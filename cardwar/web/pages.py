@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import cardwar
 from cardwar.engine import STANDARD, Variant
 
-from . import stats
+from . import beggar_stats, stats
 from .i18n import (
     DEFAULT_LOCALE,
     LOCALES,
@@ -236,8 +236,12 @@ def variant_response(request: Request, locale: str, v: Variant, *, status_code: 
         "stats": stats_rows(v),
         "stats_games": stats.load()["games"],
         "has_start_form": _template_exists("play/start_form.html"),
+        # a game in turns has its own statistics: cards and tricks, a histogram
+        "turns_stats": beggar_stats.load() if v.play == "turns" else None,
     }
-    context["rule_changes"] = rule_changes(v, locale) if v.name != STANDARD.name else []
+    # the rule-changes table compares battle games; a game in turns has its own
+    compared = v.play == STANDARD.play and v.name != STANDARD.name
+    context["rule_changes"] = rule_changes(v, locale) if compared else []
     return render(request, page.template, locale, active=v.name, status_code=status_code,
                   preview_image=v.name,
                   start_error=start_error, start_nickname=start_nickname, **context)

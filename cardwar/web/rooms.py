@@ -125,7 +125,8 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
     names = []
     for s in table.record.seats:
         names.append({"seat": s.seat, "kind": s.kind, "nickname": s.nickname})
-    data = {"record": record, "seats": names, "tie_word": table.variant.tie_word,
+    turns = table.variant.play == "turns"
+    data = {"record": record, "seats": names, "tie_word": table.variant.tie_word, "turns": turns,
             "start_counts": start_counts(table),
             "battle_limit": table.variant.battle_limit, "locale": locale,
             "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
@@ -135,7 +136,7 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
                   preview=game_preview(request, table, replay=True),
                   strings_json=json_script(client_strings(locale, table.variant.name)),
                   replay_json=json_script(data), download=data["download"],
-                  game_page=data["game_page"])
+                  game_page=data["game_page"], turns=turns)
 
 
 @router.get("/g/{game_id}/game.json", include_in_schema=False)

@@ -56,6 +56,7 @@ def compute_all(games: int = GAMES, seed: str = SEED) -> dict[str, Any]:
         "variants": {
             name: [compute(name, p, games, seed) for p in v.players]
             for name, v in VARIANTS.items()
+            if v.play == "battles"  # games in turns: cardwar.web.beggar_stats
         },
     }
 

@@ -109,6 +109,13 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "Click or tap your pile, or press Space or Enter, to flip. Once another "
                 "player has flipped, you have {count} seconds before the game flips for you.",
                 n), locale),
+            "flip_help_turns": _plural(lambda n: ngettext(
+                "Click or tap your pile, or press Space or Enter, to put down your card "
+                "when it is your turn. You then have {count} second before the game puts "
+                "it down for you.",
+                "Click or tap your pile, or press Space or Enter, to put down your card "
+                "when it is your turn. You then have {count} seconds before the game puts "
+                "it down for you.", n), locale),
             "idle_you": _("Flipping for you in {n} s"),
             "idle_wait": _("Waiting for {names}… {n} s"),
             "placings": _("Placings"),
@@ -126,6 +133,19 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "{name} takes {count} card.", "{name} takes {count} cards.", n), locale),
             "face_down_count": _plural(lambda n: ngettext(
                 "{count} face down", "{count} face down", n), locale),
+            # Beggar-my-neighbour (a game in turns): the coming card, whose turn, what is owed
+            "card_number": _("Card {n}"),
+            "to_play": _("{name} to play."),
+            "must_pay": _plural(lambda n: ngettext(
+                "{name} must pay {count} card for the {card}.",
+                "{name} must pay {count} cards for the {card}.", n), locale),
+            "puts_down": _("{name} puts down the {card}."),
+            "takes_trick": _plural(lambda n: ngettext(
+                "{name} takes the pile: {count} card.",
+                "{name} takes the pile: {count} cards.", n), locale),
+            "table_pile": _plural(lambda n: ngettext(
+                "On the table: {count} card", "On the table: {count} cards", n), locale),
+            "tricks": _plural(lambda n: ngettext("{count} trick", "{count} tricks", n), locale),
             "tie_peace": _("A tie: peace!"),
             "tie_war": _("A tie: war!"),
             "nobody": _("Nobody can turn a card: the pot stays on the table."),
@@ -136,7 +156,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "draw": _("It is a draw."),
             "reason_battle_limit": _("The game reached its limit of {limit} battles."),
             "reason_unresolvable": _(page.unresolvable),
-            "reason_cycle": _("This War would repeat itself forever."),
+            "reason_cycle": _(page.cycle),
+            "turns_length": _("Cards put down: {cards}. Tricks: {tricks}."),
             "seed": _("The seed of this deal:"),
             "replay": _("Replay this game on your computer with:"),
             "play_again": _("Play again"),
@@ -156,6 +177,19 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "rematch_ready": _("A rematch with the same seats is waiting for you."),
             "replay_step": _("Battle {n} of {total}"),
             "replay_start": _("The cards are dealt."),
+            "replay_trick": _("Trick {n} of {total}"),
+            "replay_play": _("Play"),
+            "replay_pause": _("Pause"),
+            # TRANSLATORS: a speed of the replay: {n} steps (battles or tricks) a second
+            "replay_per_second": _("{n} a second"),
+            "trick_summary": _plural(lambda n: ngettext(
+                "{name} started; {count} card was put down and {taker} took it.",
+                "{name} started; {count} cards were put down and {taker} took them.", n),
+                locale),
+            "cycle_info": _("This deal never ends. From trick {start} ({start_cards} cards) "
+                            "the same {length} tricks ({length_cards} cards) come round "
+                            "again and again."),
+            "cycle_rounds": _("Times round the cycle: {n}"),
             # TRANSLATORS: a card's name for screen readers, e.g. "queen of hearts".
             "card": _("{rank} of {suit}"),
             "ranks": {
@@ -170,6 +204,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_seated": _("You are not seated at this table."),
                 "not_playing": _("The game is not being played right now."),
                 "out": _("You are out of this game."),
+                "not_your_turn": _("It is not your turn: wait for the other player's card."),
                 "bad_message": _("The server did not understand that."),
                 "not_lobby": _("The game has already started."),
                 "rate_limited": _("Slow down a little: too many moves at once."),
@@ -210,6 +245,7 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
     _ = i18n.gettext
     ngettext = i18n.ngettext
     words = reaction_words(variant)
+    in_turns = variant in VARIANTS and VARIANTS[variant].play == "turns"
     return {
         "reactions": {key: {"emoji": REACTION_EMOJI.get(key, ""), "text": words[key]}
                       for key in REACTIONS},
@@ -220,17 +256,35 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
         "a_spectator": _("A spectator"),
         "game_name": _(page_of(variant).title),
         "share_result": _("Share the result"),
-        "share_won_me": _plural(lambda n: ngettext(
-            "I won a game of {game} on cardwar in {count} battle!",
-            "I won a game of {game} on cardwar in {count} battles!", n), locale),
-        "share_won": _plural(lambda n: ngettext(
-            "{name} won a game of {game} on cardwar in {count} battle.",
-            "{name} won a game of {game} on cardwar in {count} battles.", n), locale),
-        "share_draw": _plural(lambda n: ngettext(
-            "A game of {game} on cardwar ended in a draw after {count} battle.",
-            "A game of {game} on cardwar ended in a draw after {count} battles.", n), locale),
+        **(_share_in_cards(locale) if in_turns else {
+            "share_won_me": _plural(lambda n: ngettext(
+                "I won a game of {game} on cardwar in {count} battle!",
+                "I won a game of {game} on cardwar in {count} battles!", n), locale),
+            "share_won": _plural(lambda n: ngettext(
+                "{name} won a game of {game} on cardwar in {count} battle.",
+                "{name} won a game of {game} on cardwar in {count} battles.", n), locale),
+            "share_draw": _plural(lambda n: ngettext(
+                "A game of {game} on cardwar ended in a draw after {count} battle.",
+                "A game of {game} on cardwar ended in a draw after {count} battles.", n), locale),
+        }),
         "share_replay": _("Watch the replay:"),
         "share_copied": _("Copied: paste it wherever you like."),
+    }
+
+
+def _share_in_cards(locale: str) -> dict[str, Any]:
+    """The shared result of a game in turns: its length in cards put down."""
+    ngettext = i18n.ngettext
+    return {
+        "share_won_me": _plural(lambda n: ngettext(
+            "I won a game of {game} on cardwar after {count} card!",
+            "I won a game of {game} on cardwar after {count} cards!", n), locale),
+        "share_won": _plural(lambda n: ngettext(
+            "{name} won a game of {game} on cardwar after {count} card.",
+            "{name} won a game of {game} on cardwar after {count} cards.", n), locale),
+        "share_draw": _plural(lambda n: ngettext(
+            "A game of {game} on cardwar was endless: a draw after {count} card.",
+            "A game of {game} on cardwar was endless: a draw after {count} cards.", n), locale),
     }
 
 

@@ -36,6 +36,7 @@ class VariantPage:
             letter each (the engine's ``tie_word`` in the reader's language),
             or None.
         unresolvable: msgid of the end of a game whose tie nobody could break.
+        cycle: msgid of the end of a game that would repeat itself forever.
     """
 
     name: str
@@ -45,6 +46,7 @@ class VariantPage:
     slug: str = ""
     tie_word: str | None = None
     unresolvable: str = N_("A war nobody could decide: no cards were left to turn.")
+    cycle: str = N_("This War would repeat itself forever.")
 
     @property
     def path(self) -> str:
@@ -75,6 +77,21 @@ PAGES: dict[str, VariantPage] = {p.name: p for p in (
             "battle, and a tie starts a war with three face-down cards."
         ),
         template="variants/war.html",
+    ),
+    VariantPage(
+        name="beggar",
+        # TRANSLATORS: the game's name; use your language's traditional name for this
+        # very game if it has one (the rules page says which name it is)
+        title=N_("Beggar-my-neighbour"),
+        tagline=N_(
+            "War's famous sibling for two players, played in turns: a court card makes "
+            "the other player pay up to four cards, and nobody has ever proved how long "
+            "a game can last."
+        ),
+        template="variants/beggar.html",
+        slug="beggar-my-neighbour",
+        cycle=N_("This game would repeat itself forever: the same tricks come round again "
+                 "and again."),
     ),
 )}
 

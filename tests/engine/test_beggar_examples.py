@@ -229,3 +229,29 @@ def test_bad_piles_and_play_after_the_end() -> None:
         game.play_trick()
     with pytest.raises(ValueError, match="not over"):
         summarize_beggar(BeggarGame(parse_hands("2C / 3C")))
+
+
+# -- the published record deals (cardwar.engine.beggar_deals) ------------------
+PUBLISHED = {  # finder, year -> (cards, tricks) as the record lists give them
+    ("Paulhus", 1999): (4791, 670), ("Kleber", 1999): (5790, 805),
+    ("Collins", 2006): (6913, 960), ("Mann & Wu", 2007): (7157, 1007),
+    ("Nessler", 2012): (7207, 1015), ("Anderson", 2013): (7225, 1016),
+    ("Rucklidge", 2014): (7959, 1122), ("Nessler", 2021): (7972, 1106),
+    ("Nessler", 2022): (8344, 1164),
+}
+
+
+def test_the_record_deals_give_their_published_counts() -> None:
+    from cardwar.engine.beggar_deals import RECORD_DEALS, record_deal, record_results
+
+    results = record_results()
+    assert len(results) == len(RECORD_DEALS) >= 10
+    for r in results:
+        assert record_deal(r["slug"]) is not None
+        if (r["finder"], r["year"]) in PUBLISHED:
+            assert (r["cards_played"], r["tricks"]) == PUBLISHED[r["finder"], r["year"]]
+            assert r["outcome"] == "win" and r["cycle"] is None
+    endless = results[-1]
+    assert (endless["finder"], endless["year"], endless["reason"]) == ("Casella", 2024, "cycle")
+    assert endless["cycle"]["length_tricks"] == 62
+    assert len({r["slug"] for r in results}) == len(results)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardwar.engine import (
+    BEGGAR,
     PACK_SIZE,
     PEACE,
     VARIANTS,
@@ -121,8 +122,15 @@ def test_deal_needs_a_card_each() -> None:
 
 
 def test_variants_are_data() -> None:
-    assert set(VARIANTS) == {"peace", "war"}
+    assert set(VARIANTS) == {"peace", "war", "beggar"}
     assert get_variant("peace") is PEACE and get_variant("war") is WAR
+    assert get_variant("beggar") is BEGGAR and BEGGAR.play == "turns"
+    assert BEGGAR.players == (2,) and BEGGAR.face_down_options == ()
+    assert BEGGAR.check(2) == 0
+    with pytest.raises(OptionError, match="no ties"):
+        BEGGAR.check(2, 1)
+    with pytest.raises(OptionError, match="2 players, not 3"):
+        BEGGAR.check(3)
     assert PEACE.low_wins and not WAR.low_wins
     assert PEACE.face_down == 5 and PEACE.face_down_options == (5,)
     assert WAR.face_down == 3 and set(WAR.face_down_options) == {1, 3}

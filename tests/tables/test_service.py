@@ -216,3 +216,53 @@ async def test_presence(tmp_path):
         assert [(m["online"], m["seq"]) for m in (await sub.get(), await sub.get())] == [
             (True, None), (False, None)]
     await _close(service)
+
+
+async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(tmp_path):
+    """Beggar-my-neighbour: nobody can flip first, so the seat to move's clock starts
+    with its turn once a human has played; a game of idle humans stops by itself."""
+    service = await _service(tmp_path, flip_timeout=0.05)
+    table, _ = await service.create("beggar", 2, nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    # nobody has played yet: no clock
+    assert service.idle_left(table) is None and table.steps == 0
+    with pytest.raises(TableError) as err:
+        await service.flip(table.id, 1)  # not Bob's turn
+    assert err.value.code == "not_your_turn"
+    async with service.bus.subscribe(table.id) as sub:
+        await service.flip(table.id, 0)
+        # Ann played: Bob (to move) has a clock, said to the pages
+        assert table.to_flip() == [table.game.to_move] and service.idle_left(table) is not None
+        message = await asyncio.wait_for(sub.get(), 1)
+        while message["type"] != "idle":
+            message = await asyncio.wait_for(sub.get(), 1)
+        assert message["battle"] == table.steps + 1
+    # then the clocks play for both idle humans a few cards, and stop
+    await _until(lambda: table.steps == 1 + 6, seconds=5)
+    await asyncio.sleep(0.4)  # eight clocks' worth: no more cards are put down
+    assert table.steps == 1 + 6 and table.status == "playing"
+    assert service.idle_left(table) is None
+    await _close(service)
+
+
+async def test_a_game_in_turns_against_the_computer_ends_and_has_a_rematch(tmp_path):
+    from cardwar.tables.rematch import rematch
+
+    service = await _service(tmp_path, testing_stacked_deck=True)
+    table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    for _ in range(20):
+        if table.status == "over":
+            break
+        if table.to_flip() == [0]:
+            await service.flip(table.id, 0)
+        await asyncio.sleep(0.03)
+    assert table.status == "over"
+    result = table.result()
+    assert (result["winner"], result["battles"], result.get("tricks")) == (0, 6, 2)
+    new_id, secret = await rematch(service, table.id, 0)
+    new = await service.get(new_id)
+    assert new is not None and new.variant.name == "beggar" and new.record.face_down == 0
+    assert secret and table.rematch == new_id
+    await _close(service)

@@ -32,6 +32,10 @@ export function renderEnd(v, state) {
     end.appendChild(el("p", "", w.fmt(why["reason_" + r.reason] || "",
       { limit: w.num(state.game.battle_limit || 0) })));
   }
+  if (r.tricks !== undefined) {  // a game in turns: its two counts (RULES.md 10)
+    end.appendChild(el("p", "end__length",
+      w.fmt(S.turns_length, { cards: w.num(r.battles), tricks: w.num(r.tricks) })));
+  }
   end.appendChild(el("h3", "end__placings-title", S.placings));
   end.appendChild(placings(v, state));
   if (state.game.players === 3) end.appendChild(el("p", "end__aside", S.set_aside));

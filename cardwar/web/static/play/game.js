@@ -13,6 +13,7 @@ import {
   announce, buildReactionBar, render, renderIdle, renderNotice,
 } from "./render.js";
 import { makeSound, cue } from "./sound.js";
+import { cardText, owedText } from "./turns.js";
 import { canFlip, idleSeats, nextExpiry, reduce } from "./state.js";
 import { makeWords } from "./words.js";
 
@@ -118,6 +119,11 @@ const EFFECTS = {
     } else {
       slidePot(s);
     }
+  },
+  card(s, m) {
+    draw();
+    const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
+    announce([cardText(w, m, name), owedText(w, s.game, name)].filter(Boolean).join(" "));
   },
   "local:reveal"(s) {
     draw();

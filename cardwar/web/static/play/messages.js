@@ -65,6 +65,13 @@ export {};
  * @property {string | null} rematch  the rematch's game id, once offered
  * @property {number | null} rematch_by  the seat that offered it
  * @property {string} [commitment]
+ * @property {number | null} [to_move]  in turns (Beggar-my-neighbour): the seat to put
+ *   down the next card (null once over); missing in the battle games
+ * @property {number} [owed]  in turns: cards the seat to move owes (0: none)
+ * @property {string | null} [owed_for]  in turns: the court card being paid for
+ * @property {number} [pile]  in turns: cards on the table
+ * @property {string[]} [top]  in turns: the newest cards on the table, oldest first
+ * @property {number} [tricks]  in turns: tricks taken so far
  */
 
 /**
@@ -79,10 +86,13 @@ export {};
  * @property {string | null} seed
  * @property {string | null} hands
  * @property {string | null} command  the `cardwar play` line that replays the game
+ * @property {number} [tricks]  in turns: tricks taken (`battles` counts cards put down)
+ * @property {{start_trick: number, start_cards: number, length_tricks: number,
+ *   length_cards: number} | null} [cycle]  in turns: where an endless game repeats
  */
 
 /** @typedef {{type: "state", seq: number, you: number | null, game: Game, seats: Seat[],
- *   watchers: number, idle: number | null, last: BattleMessage | null,
+ *   watchers: number, idle: number | null, last: BattleMessage | CardMessage | null,
  *   result: Result | null}} StateMessage  a full snapshot (on connecting, or instead of
  *   a catch-up too long) */
 /** @typedef {{type: "joined", seq: number, seat: number, kind: SeatKind,
@@ -92,6 +102,12 @@ export {};
  *   FlippedMessage */
 /** @typedef {BattleRecord & {type: "battle", seq: number | null, in_play?: boolean[]}}
  *   BattleMessage  (`in_play` is missing only from the replay's logged battles) */
+/** @typedef {{type: "card", seq: number | null, card: number, seat: number,
+ *   face_up: string, paying: boolean, owed: number, owed_for: string | null,
+ *   to_move: number, pile: number, top: string[], taken_by: number | null, taken: number,
+ *   tricks: number, counts: number[], outcome?: string, reason?: string}} CardMessage
+ *   in turns (Beggar-my-neighbour): `seat` put down card number `card`; `top` is the
+ *   newest cards on the table (those just taken when `taken_by` took the pile) */
 /** @typedef {Result & {type: "over", seq: number}} OverMessage */
 /** @typedef {{type: "auto_flip", seq: number, seat: number, on: boolean}} AutoFlipMessage */
 /** @typedef {{type: "handed", seq: number, seat: number}} HandedMessage */
@@ -116,7 +132,7 @@ export {};
  * in order; a reconnection says the last it saw (`?since=N`) and gets the rest,
  * then presence, gone and watchers for every seat (or a new `state`).
  * @typedef {StateMessage | JoinedMessage | StartedMessage | FlippedMessage | BattleMessage |
- *   OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
+ *   CardMessage | OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
  *   PresenceMessage | GoneMessage | WatchersMessage | IdleMessage | ReactionMessage |
  *   ErrorMessage | PingMessage | PongMessage} ServerMessage
  */

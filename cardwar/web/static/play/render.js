@@ -5,7 +5,8 @@
 
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
-import { canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
+import { acts, canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
+import { inTurns, renderTurn } from "./turns.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./messages.js").Seat} Seat */
@@ -226,9 +227,11 @@ export function renderTable(v, state) {
   const name = (/** @type {number} */ seat) => w.seatName(state.seats, seat);
   byId("summary").textContent = state.last
     ? w.summary(state.last, Boolean(g.tie_word), false, name) : "";
+  renderTurn(w, state);
   const mine = you !== null && g.status === "playing" && g.in_play[you];
   byId("flip-help").textContent = mine
-    ? w.plural(S.flip_help, Math.round(C.flip_timeout || 10)) : "";
+    ? w.plural(inTurns(g) ? S.flip_help_turns : S.flip_help, Math.round(C.flip_timeout || 10))
+    : "";
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
   byId("auto-area").hidden = !(you !== null && g.status === "playing");
   if (you !== null) {
@@ -274,7 +277,8 @@ export function tableSeat(v, state, s) {
   const said = reactionBubble(v, state, seat);
   if (said) head.appendChild(said);
   const flipped = g.flipped.indexOf(seat) >= 0;
-  const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready" : "wait";
+  const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready"
+    : acts(g, seat) ? "wait" : null;
   if (st) {
     const text = st === "out" ? S.out : st === "ready" ? S.flipped : S.waiting;
     head.appendChild(el("span", "tseat__state tseat__state--" + st, text));

@@ -10,6 +10,7 @@
 /** @typedef {import("./messages.js").Game} Game */
 /** @typedef {import("./messages.js").Seat} Seat */
 /** @typedef {import("./messages.js").BattleMessage} BattleMessage */
+/** @typedef {import("./messages.js").CardMessage} CardMessage */
 /** @typedef {import("./messages.js").Result} Result */
 /** @typedef {import("./messages.js").ReactionKey} ReactionKey */
 
@@ -36,6 +37,7 @@ export const SPECTATOR_REACTIONS = 3;
  * @property {Seat[]} seats
  * @property {number} watchers  spectators connected
  * @property {BattleMessage | null} last  the last battle, shown on the table
+ * @property {CardMessage | null} turn  in turns (Beggar-my-neighbour): the last card put down
  * @property {Result | null} result  set once the game is over
  * @property {boolean} revealed  the last battle's face-down cards are shown
  * @property {boolean} stale  the connection dropped: presence and counts may be out of date
@@ -104,7 +106,8 @@ export function reduce(state, action, now = 0) {
 function snapshot(m, now, before) {
   return {
     seq: m.seq, you: m.you, game: m.game, seats: m.seats, watchers: m.watchers || 0,
-    last: m.last, result: m.result,
+    last: m.last && m.last.type === "battle" ? m.last : null,
+    turn: m.last && m.last.type === "card" ? m.last : null, result: m.result,
     revealed: true, stale: false, pending: false, error: null,
     idle: m.idle === null || m.idle === undefined ? null
       : { battle: m.game.battle + 1, deadline: now + m.idle * 1000 },
@@ -125,7 +128,7 @@ function snapshot(m, now, before) {
 export function dealt(deal) {
   const players = deal.seats.length;
   return {
-    seq: 0, you: null, watchers: 0, last: null, result: null,
+    seq: 0, you: null, watchers: 0, last: null, turn: null, result: null,
     revealed: true, stale: false, pending: false, idle: null, error: null,
     reactions: [], reacted: 0, muted: false, refused: 0,
     seats: deal.seats.map((s) => ({ ...s, online: false, auto_flip: false, gone: false })),
@@ -175,6 +178,14 @@ const ON = {
     return {
       ...s, pending: false, idle: null, last: m, revealed: !m.peaces.length,
       game: { ...g, battle: m.battle, counts: m.counts, in_play: inPlay, flipped: [] },
+    };
+  },
+  card(s, m) {
+    const g = s.game;
+    return {
+      ...s, pending: false, idle: null, turn: m,
+      game: { ...g, battle: m.card, counts: m.counts, flipped: [], to_move: m.to_move,
+        owed: m.owed, owed_for: m.owed_for, pile: m.pile, top: m.top, tricks: m.tricks },
     };
   },
   over: (s, m) => ({ ...withGame(s, { status: "over" }), result: m, idle: null }),
@@ -258,7 +269,18 @@ function unflip(s) {
 export function canFlip(s) {
   if (!s || s.stale || s.you === null) return false;
   const g = s.game;
-  return g.status === "playing" && g.in_play[s.you] && g.flipped.indexOf(s.you) < 0;
+  return g.status === "playing" && acts(g, s.you) && g.flipped.indexOf(s.you) < 0;
+}
+
+/**
+ * Whether `seat` must flip for the coming step: every seat in play in a battle,
+ * only the seat to move in a game in turns (`to_move`).
+ * @param {Game} g
+ * @param {number} seat
+ */
+export function acts(g, seat) {
+  if (g.to_move === undefined) return g.in_play[seat];
+  return g.to_move === seat;
 }
 
 /** Whether we may start the game. @param {State} s */
@@ -274,7 +296,7 @@ export function isCreator(s) {
  */
 export function idleSeats(s) {
   const g = s.game;
-  return s.seats.filter((seat) => g.in_play[seat.seat] && g.flipped.indexOf(seat.seat) < 0 &&
+  return s.seats.filter((seat) => acts(g, seat.seat) && g.flipped.indexOf(seat.seat) < 0 &&
     seat.kind === "human" && !seat.auto_flip && !seat.gone).map((seat) => seat.seat);
 }
 

@@ -30,8 +30,17 @@
  * @property {string} watching
  * @property {string} battle_of
  * @property {string} battle
+ * @property {string} card_number  in turns: "Card {n}"
+ * @property {string} to_play  in turns: "{name} to play."
+ * @property {PluralForms} must_pay  in turns: "{name} must pay {count} cards for the {card}."
+ * @property {string} puts_down  in turns: "{name} puts down the {card}."
+ * @property {PluralForms} takes_trick  in turns: "{name} takes the pile: {count} cards."
+ * @property {PluralForms} table_pile  in turns: "On the table: {count} cards"
+ * @property {PluralForms} tricks  in turns: "{count} tricks"
+ * @property {string} turns_length  in turns: "Cards put down: {cards}. Tricks: {tricks}."
  * @property {string} flip
  * @property {PluralForms} flip_help
+ * @property {PluralForms} flip_help_turns  the same in a game in turns
  * @property {string} idle_you
  * @property {string} idle_wait
  * @property {string} placings
@@ -74,6 +83,13 @@
  * @property {string} rematch_ready
  * @property {string} replay_step
  * @property {string} replay_start
+ * @property {string} replay_trick  "Trick {n} of {total}"
+ * @property {string} replay_play
+ * @property {string} replay_pause
+ * @property {string} replay_per_second  "{n} a second"
+ * @property {PluralForms} trick_summary  a trick of the replay in words
+ * @property {string} cycle_info  where an endless game's cycle starts and its length
+ * @property {string} cycle_rounds  "Times round the cycle: {n}"
  * @property {string} card
  * @property {Record<string, string>} ranks
  * @property {Record<string, string>} suits
@@ -188,6 +204,7 @@ export function makeWords(S, locale) {
    * @param {Game} g */
   function battleNumber(g) {
     const n = g.status === "over" ? g.battle : g.battle + 1;
+    if (g.to_move !== undefined) return fmt(S.card_number, { n: num(n) });
     if (g.battle_limit) return fmt(S.battle_of, { n: num(n), limit: num(g.battle_limit) });
     return fmt(S.battle, { n: num(n) });
   }

@@ -1,0 +1,150 @@
+"""Beggar-my-neighbour online in real Chromium: a game against the computer to
+the end, in English and in German (the stacked deal: seat 1 pays for a jack
+twice and runs out after 6 cards, 2 tricks)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cardwar.settings import Settings
+
+from .helpers import open_page, serious_axe_violations, start_play_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def stacked_server(server_factory, tmp_path_factory) -> str:
+    return start_play_server(server_factory, tmp_path_factory, "beggar")
+
+
+def _start_against_the_computer(page, base: str, locale: str) -> None:
+    page.goto(f"{base}/{locale}/beggar-my-neighbour")
+    form = page.locator("form.start-form")
+    form.locator('select[name="seat1"]').select_option("computer")
+    form.locator('input[name="nickname"]').fill("Ann")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url(re.compile(rf".*/{locale}/g/[A-Za-z0-9_-]{{16}}$"))
+    page.locator("#start-game").click()
+    page.wait_for_selector("#turn:not([hidden])")
+
+
+def _play_to_the_end(page) -> None:
+    for _ in range(20):
+        if page.locator("#game").get_attribute("data-status") == "over":
+            return
+        if page.locator("#my-pile[aria-disabled='false']").count():
+            page.locator("#my-pile").click()
+        page.wait_for_timeout(150)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en", {"to_play": "Ann to play.", "owed": "must pay 1 card for the jack of hearts",
+            "wins": "Ann wins the game!", "length": "Cards put down: 6. Tricks: 2."}),
+    ("de", {"to_play": "Ann ist am Zug.", "owed": "muss 1 Karte für: Herz Bube zahlen",
+            "wins": "Ann", "length": "Gelegte Karten: 6. Stiche: 2."}),
+])
+def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale, words):
+    ctx, page = open_page(browser, locale=locale)
+    try:
+        _start_against_the_computer(page, stacked_server, locale)
+        assert page.locator("#turn-owed").inner_text() == words["to_play"]
+        page.locator("#my-pile").click()  # the jack: the computer owes one card
+        owed = json.dumps(words["owed"])
+        page.wait_for_function(
+            f"document.getElementById('turn-owed').textContent.includes({owed}) || "
+            "document.getElementById('turn-pile').dataset.size === '0'")
+        _play_to_the_end(page)
+        end = page.locator("#end")
+        end.wait_for(state="visible")
+        assert words["wins"] in end.inner_text()
+        assert words["length"] in end.inner_text()
+        # the screen reader heard the last card and the trick
+        assert page.locator("#turn-last").inner_text()
+        # the game's replay: trick by trick
+        end.locator(".end__links a").first.click()
+        page.wait_for_url(re.compile(r".*/replay$"))
+        page.locator("#replay-last").click()
+        assert page.locator("#replay").get_attribute("data-step") == "2"
+        assert page.locator("#turn-pile").get_attribute("data-size") == "4"
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def slow_computer(server_factory, tmp_path_factory) -> str:
+    """The stacked deal with a computer that takes two seconds for each card."""
+    db = tmp_path_factory.mktemp("beggar-slow") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}",
+                                   testing_stacked_deck=True, computer_delay=2.0))
+
+
+def test_only_the_player_to_move_may_put_down_a_card(browser, slow_computer, axe_source):
+    ctx, page = open_page(browser)
+    try:
+        _start_against_the_computer(page, slow_computer, "en")
+        page.locator("#my-pile").click()
+        # while the computer pays, our pile is not ours to flip
+        page.wait_for_selector("#my-pile[aria-disabled='true']")
+        assert "Flip" not in page.locator("#my-pile").inner_text()
+        assert "Computer 2 must pay 1 card for the jack of hearts." in page.locator(
+            "#turn-owed").inner_text()
+        assert page.locator(".tseat[data-seat='1'] .tseat__state--wait").count() == 1
+        assert page.locator(".tseat[data-seat='0'] .tseat__state").count() == 0
+        assert serious_axe_violations(page, axe_source) == []
+    finally:
+        ctx.close()
+
+
+def _step(page) -> int:
+    return int(page.locator("#replay").get_attribute("data-step") or 0)
+
+
+def test_a_record_opens_in_the_replay_and_plays(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records")
+        row = page.locator("tr[data-slug='nessler-2022']")
+        assert "8,344" in row.inner_text() and "1,164" in row.inner_text()
+        row.get_by_role("link").click()
+        page.wait_for_url(re.compile(r".*/en/beggar-my-neighbour/records/nessler-2022$"))
+        assert _step(page) == 0
+        page.locator("#replay-speed").select_option(index=4)
+        page.locator("#replay-play").click()
+        assert page.locator("#replay-play").get_attribute("aria-pressed") == "true"
+        page.wait_for_function("+document.getElementById('replay').dataset.step >= 5")
+        page.locator("#replay-play").click()  # pause
+        stopped = _step(page)
+        page.wait_for_timeout(400)
+        assert _step(page) == stopped
+        assert "Trick" in page.locator("#replay-step").inner_text()
+        assert page.locator("#turn-pile .pcard").count() >= 1
+        assert page.locator("#replay-cycle").is_hidden()  # a finite game has no cycle
+    finally:
+        ctx.close()
+
+
+def test_the_endless_deal_shows_its_cycle(browser, live_server, axe_source):
+    ctx, page = open_page(browser, locale="de-DE")
+    try:
+        page.goto(f"{live_server}/de/beggar-my-neighbour/records/casella-2024")
+        cycle = page.locator("#replay-cycle")
+        assert cycle.is_visible()
+        info = page.locator("#replay-cycle-info").inner_text()
+        assert "Stich 4" in info and "62 Stiche" in info
+        assert cycle.get_attribute("data-rounds") == "0"
+        page.locator("#replay-speed").select_option(index=4)
+        page.locator("#replay-play").click()
+        # past its last trick the replay goes round the cycle again, and counts
+        page.wait_for_function(
+            "+document.getElementById('replay-cycle').dataset.rounds >= 1", timeout=20000)
+        assert _step(page) > 4
+        assert "1" in page.locator("#replay-rounds").inner_text()
+        page.locator("#replay-play").click()  # pause
+        assert serious_axe_violations(page, axe_source) == []
+    finally:
+        ctx.close()
