@@ -141,6 +141,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     serve.add_argument("--redis", default=None, help="Redis URL, for several processes")
+    serve.add_argument("--allowed-hosts", default=None, dest="allowed_hosts",
+                       help="host names the site answers to, comma-separated "
+                            "(default: loopback names and the --host address)")
 
     add_ops_parsers(sub, serve)
     return p
@@ -282,7 +285,9 @@ def _serve(args: argparse.Namespace) -> None:
     ops.check_catalogs()
     configure_logging("INFO")
     _tune_runtime()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port,
+    # the app reads the trusted proxy's X-Forwarded-* itself (cardwar.web.guard)
+    uvicorn.run(create_app(settings, bind=args.host), host=args.host, port=args.port,
+                proxy_headers=False,
                 log_config=logging_config("INFO"), ws_max_size=WS_MAX_SIZE,
                 ws_per_message_deflate=WS_DEFLATE)
 

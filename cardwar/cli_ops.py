@@ -36,8 +36,9 @@ def add_ops_parsers(sub: Any, serve: argparse.ArgumentParser) -> None:
 
 
 def overrides(args: argparse.Namespace) -> dict[str, str]:
-    """The settings given as flags (``--database``, ``--redis``, ``--env-file``)."""
-    names = ("database", "redis", "env_file")
+    """The settings given as flags (``--database``, ``--redis``, ``--env-file``,
+    ``--allowed-hosts``)."""
+    names = ("database", "redis", "env_file", "allowed_hosts")
     return {k: v for k in names if (v := getattr(args, k, None))}
 
 

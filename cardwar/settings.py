@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import NonNegativeFloat, PositiveFloat
+from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Host names a local site always answers to.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def names(value: str) -> list[str]:
+    """The non-empty comma-separated items of ``value``, stripped."""
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 class Settings(BaseSettings):
@@ -25,6 +33,24 @@ class Settings(BaseSettings):
             machine gone) are shown offline.
         open_table_ttl: seconds a public table waits on the open tables page before it
             leaves the list (unless it fills or starts first).
+        allowed_hosts: the ``Host`` names (or ``*.example.org``) this site answers to,
+            comma-separated; any other gets 400. The loopback names are always
+            allowed; empty: also the address ``serve`` binds to (:meth:`hosts`).
+        trusted_proxies: addresses (comma-separated, or ``*``) whose
+            ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed (nginx on this
+            machine); a client's own header is ignored.
+        tables_in_memory: most tables one process keeps cached (the oldest used go).
+        table_idle: seconds a cached table nobody used stays in memory.
+        creates_per_minute: games one client address may create per minute (then 429).
+        joins_per_minute: seats one client address may take per minute.
+        rematches_per_minute: rematches one client address may ask for per minute.
+        sockets_per_address: game sockets one client address may hold open at once.
+        sockets_per_game: sockets one game accepts (seats and spectators) per process.
+        flood_warnings: ``rate_limited`` warnings a socket gets before it is closed (1008).
+        lobby_ttl: seconds a game that never starts is kept (then removed with its events).
+        finished_ttl: seconds a finished game is kept (its replay and download);
+            0 keeps them for ever.
+        sweep_interval: seconds between the removals of expired lobbies and games.
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
     """
@@ -40,5 +66,27 @@ class Settings(BaseSettings):
     computer_delay: NonNegativeFloat = 0.8
     presence_ttl: PositiveFloat = 15.0
     open_table_ttl: PositiveFloat = 1800.0
+    allowed_hosts: str = ""
+    trusted_proxies: str = "127.0.0.1,::1"
+    tables_in_memory: PositiveInt = 2000
+    table_idle: PositiveFloat = 600.0
+    creates_per_minute: PositiveInt = 20
+    joins_per_minute: PositiveInt = 60
+    rematches_per_minute: PositiveInt = 20
+    sockets_per_address: PositiveInt = 50
+    sockets_per_game: PositiveInt = 200
+    flood_warnings: PositiveInt = 20
+    lobby_ttl: PositiveFloat = 86400.0
+    finished_ttl: NonNegativeFloat = 0.0
+    sweep_interval: PositiveFloat = 600.0
     commit: str | None = None
     testing_stacked_deck: bool = False
+
+    def hosts(self, bind: str | None = None) -> list[str]:
+        """The allowed ``Host`` names: the loopback names, then ``allowed_hosts``
+        or by default ``bind`` (the address ``serve`` listens on; none when it is
+        every address, ``0.0.0.0`` or ``::``)."""
+        given = names(self.allowed_hosts)
+        if not given and bind and bind not in ("0.0.0.0", "::"):
+            given = [bind]
+        return [*LOOPBACK_HOSTS, *given]

@@ -1,4 +1,4 @@
-"""Suite-wide test order.
+"""Suite-wide test order, and the host name of the test client.
 
 Playwright's sync API keeps an event loop running in the main thread while
 its session-scoped browser is open, which breaks asyncio tests that come
@@ -7,9 +7,22 @@ after it. Browser tests therefore run last.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Starlette's TestClient sends ``Host: testserver`` (and a few tests the example
+# site's name): allowed hosts in tests
+# (the loopback names always are; tests of the default pass ``allowed_hosts``).
+os.environ.setdefault("CARDWAR_ALLOWED_HOSTS", "testserver,cards.example.org")
+# Every test client is one address: the per-address limits are tested where
+# they are set (tests/play/test_limits.py), not in every test that plays a lot.
+for _limit in ("CREATES_PER_MINUTE", "JOINS_PER_MINUTE", "REMATCHES_PER_MINUTE",
+               "SOCKETS_PER_ADDRESS"):
+    os.environ.setdefault(f"CARDWAR_{_limit}", "100000")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Move every test marked ``browser`` to the end, keeping relative order."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+

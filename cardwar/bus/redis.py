@@ -102,6 +102,8 @@ class RedisBus:
         self._outbox: list[tuple[str, str]] = []
         self._publish_failing = False
         self._sender: asyncio.Task[None] | None = None
+        #: True while the listener is cut off from Redis (events are being missed)
+        self.lost = False
 
     def attach(self, hooks: Hooks) -> None:
         """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
@@ -112,8 +114,10 @@ class RedisBus:
         return f"{self.prefix}g:{game_id}"
 
     def following(self, game_id: str) -> bool:
-        """True while this process has a subscriber for ``game_id``."""
-        return game_id in self._subs
+        """True while this process has a subscriber for ``game_id`` and its
+        listener is connected: while Redis is unreachable, events of the other
+        processes are missed, so no cached table is to be trusted."""
+        return game_id in self._subs and not self.lost
 
     # -- publishing --------------------------------------------------------
     async def publish(self, game_id: str, message: Message) -> None:
@@ -229,8 +233,12 @@ class RedisBus:
                 await self._pubsub.unsubscribe(self.channel(game_id))
 
     async def _read(self) -> None:
-        """Read messages forever; rebuild the pub/sub connection after errors."""
-        lost = False
+        """Read messages forever; rebuild the pub/sub connection after errors.
+
+        From the first error until the listener is back, :meth:`following` is
+        False and every cached table is stale (``on_reset(None)``): the table
+        service reads the store instead of trusting what it missed.
+        """
         while not self._closed:
             if self._pubsub.connection is None:  # nothing subscribed through it yet
                 await asyncio.sleep(IDLE_POLL)
@@ -242,15 +250,17 @@ class RedisBus:
             except Exception as exc:  # noqa: BLE001 - any transport error: reconnect
                 if self._closed:
                     return
-                if not lost:  # once per outage, not once per attempt
+                if not self.lost:  # once per outage, not once per attempt
                     log.warning("redis listener lost", extra={"error": repr(exc)})
-                lost = True
+                    self.lost = True
+                    if self._hooks.on_reset is not None:
+                        self._hooks.on_reset(None)
                 await asyncio.sleep(self.reconnect_delay)  # never spin
                 await self._reconnect()
                 continue
-            if lost:
+            if self.lost:
                 log.info("redis listener back")
-                lost = False
+                self.lost = False  # _reconnect resynced every game
             if message is None:
                 if not self._pubsub.subscribed:
                     await asyncio.sleep(IDLE_POLL)

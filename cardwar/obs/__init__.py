@@ -14,9 +14,11 @@ from .metrics import (
     battle_played,
     connection_closed,
     connection_opened,
+    limited,
     metrics_response,
     process_exiting,
     set_games_in_progress,
+    set_tables_in_memory,
     stale_write,
 )
 
@@ -26,9 +28,11 @@ __all__ = [
     "configure_logging",
     "connection_closed",
     "connection_opened",
+    "limited",
     "metrics_response",
     "stale_write",
     "process_exiting",
     "request_id",
     "set_games_in_progress",
+    "set_tables_in_memory",
 ]

@@ -3,6 +3,8 @@
 - :func:`configure_logging` sends every logger (``cardwar.*``, ``uvicorn``,
   ``uvicorn.error``, ``uvicorn.access``, libraries) to stderr through one
   formatter: JSON lines when stderr is not a terminal, readable text when it is.
+  No line holds a seat's secret: the key of a continue link is written as
+  ``-`` (:class:`SecretFilter`).
 - :data:`request_id` is a :class:`~contextvars.ContextVar` holding the id of
   the request or WebSocket being served (``None`` outside one); every log
   line written while it is set carries it.
@@ -38,9 +40,11 @@ __all__ = [
     "JsonFormatter",
     "RequestIdFilter",
     "RequestIdMiddleware",
+    "SecretFilter",
     "configure_logging",
     "logging_config",
     "new_request_id",
+    "redact",
     "request_id",
     "valid_request_id",
 ]
@@ -66,6 +70,37 @@ def valid_request_id(value: str | None) -> bool:
 def new_request_id() -> str:
     """A fresh request id: 32 lowercase hex digits (a random UUID)."""
     return uuid.uuid4().hex
+
+
+#: The key of a "continue on another device" link (``/<locale>/g/<id>/continue/<key>``):
+#: a seat's secret, never written to a log.
+_CONTINUE_KEY = re.compile(r"(/continue/)[^/?#\s\"']+")
+
+
+def redact(text: str) -> str:
+    """``text`` with every continue-link key replaced by ``-`` (as nginx logs it)."""
+    return _CONTINUE_KEY.sub(r"\1-", text) if "/continue/" in text else text
+
+
+def _redacted(value: Any) -> Any:
+    return redact(value) if isinstance(value, str) else value
+
+
+class SecretFilter(logging.Filter):
+    """Redact seat secrets (:func:`redact`) from a record's message, arguments and
+    extras, e.g. the path of uvicorn's access line; never filters out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` without secrets; always True."""
+        record.msg = _redacted(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redacted(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: _redacted(v) for k, v in record.args.items()}
+        for key, value in list(record.__dict__.items()):
+            if key not in _RECORD_FIELDS and isinstance(value, str):
+                setattr(record, key, redact(value))
+        return True
 
 
 class RequestIdFilter(logging.Filter):
@@ -168,7 +203,8 @@ def logging_config(level: str | int = "INFO", json_lines: bool | None = None) ->
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request_id": {"()": f"{__name__}.RequestIdFilter"}},
+        "filters": {"request_id": {"()": f"{__name__}.RequestIdFilter"},
+                    "secrets": {"()": f"{__name__}.SecretFilter"}},
         "formatters": {
             "json": {"()": f"{__name__}.JsonFormatter"},
             "human": {"()": f"{__name__}.HumanFormatter"},
@@ -178,7 +214,7 @@ def logging_config(level: str | int = "INFO", json_lines: bool | None = None) ->
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
                 "formatter": formatter,
-                "filters": ["request_id"],
+                "filters": ["request_id", "secrets"],
             }
         },
         "root": {"level": level_value, "handlers": ["stderr"]},

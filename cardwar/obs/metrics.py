@@ -11,6 +11,9 @@ metric                                 type        updated by
 ``cardwar_battles_total{variant}``     counter     :func:`battle_played`
 ``cardwar_flip_to_result_seconds``     histogram   :func:`battle_played` (``latency_s``)
 ``cardwar_stale_writes_total``         counter     :func:`stale_write`
+``cardwar_tables_in_memory``           gauge       :func:`set_tables_in_memory` (summed)
+``cardwar_limited_total{what}``        counter     :func:`limited` (requests and sockets
+                                                   refused by the per-client limits)
 =====================================  ==========  ==========================================
 
 How the server should call them:
@@ -161,6 +164,18 @@ OPEN_CONNECTIONS = Gauge(
     registry=REGISTRY,
     multiprocess_mode="livesum",
 )
+TABLES_IN_MEMORY = Gauge(
+    "cardwar_tables_in_memory",
+    "Game tables cached in memory (summed over live server processes).",
+    registry=REGISTRY,
+    multiprocess_mode="livesum",
+)
+LIMITED = Counter(
+    "cardwar_limited",
+    "Requests, sockets and messages refused by the per-client limits, by what was limited.",
+    ["what"],
+    registry=REGISTRY,
+)
 BATTLES = Counter(
     "cardwar_battles",
     "Battles played, by variant.",
@@ -207,6 +222,17 @@ def battle_played(variant: str, latency_s: float | None = None) -> None:
     BATTLES.labels(variant=variant).inc()
     if latency_s is not None:
         FLIP_TO_RESULT.observe(latency_s)
+
+
+def set_tables_in_memory(n: int) -> None:
+    """Report how many tables this process keeps cached (``n`` >= 0)."""
+    TABLES_IN_MEMORY.set(n)
+
+
+def limited(what: str) -> None:
+    """Count one refusal by a per-client limit: ``what`` is ``create``, ``join``,
+    ``rematch``, ``socket`` or ``flood`` (a label value: keep to these few)."""
+    LIMITED.labels(what=what).inc()
 
 
 def connection_opened() -> None:

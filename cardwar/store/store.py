@@ -13,22 +13,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import asyncpg  # type: ignore[import-untyped]
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     Connection,
+    delete,
     event,
     func,
     select,
     text,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     async_sessionmaker,
@@ -44,7 +48,31 @@ from .writes import PendingSave, write_postgres
 
 __all__ = ["GameRecord", "SeatRecord", "StaleWriteError", "Store", "StoredEvent", "drop_schema"]
 
+log = logging.getLogger("cardwar.store")
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+#: Tries of a database operation whose connection was lost (e.g. PostgreSQL
+#: restarted): the pool's dead connections are dropped and it is tried again.
+RECONNECT_TRIES = 4
+#: Seconds before the first retry (doubled each time: a restart takes a moment).
+RECONNECT_DELAY = 0.25
+
+T = TypeVar("T")
+
+
+def disconnected(exc: BaseException) -> bool:
+    """True when ``exc`` says the database connection was lost or refused
+    (a restarted server), not that the statement was wrong."""
+    if isinstance(exc, DBAPIError):
+        return bool(exc.connection_invalidated) or isinstance(
+            exc, (sa_exc.InterfaceError, sa_exc.OperationalError)) or (
+            exc.orig is not None and disconnected(exc.orig))
+    return isinstance(exc, (
+        ConnectionError, OSError, asyncpg.exceptions.ConnectionDoesNotExistError,
+        asyncpg.exceptions.InterfaceError, asyncpg.exceptions.CannotConnectNowError,
+        asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CrashShutdownError))
 
 
 #: The async driver of each database the store supports.
@@ -160,6 +188,23 @@ class Store:
             await self._sqlite.close()
         await self.engine.dispose()
 
+    async def _reconnecting(self, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run ``operation()``; when the database connection was lost, drop the
+        pool's connections and try again (:data:`RECONNECT_TRIES` in all)."""
+        delay = RECONNECT_DELAY
+        for attempt in range(1, RECONNECT_TRIES + 1):
+            try:
+                return await operation()
+            except Exception as exc:
+                if attempt == RECONNECT_TRIES or not disconnected(exc):
+                    raise
+                log.warning("database connection lost; trying again",
+                            extra={"attempt": attempt, "error": repr(exc)})
+                await self.engine.dispose(close=False)  # every pooled connection is dead
+                await asyncio.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
     async def _write_batch(self, batch: list[PendingSave]) -> list[BaseException | None]:
         """Write the saves of ``batch`` in one transaction, games in id order
         (so two processes' batches lock rows in the same order: no deadlock)."""
@@ -168,9 +213,14 @@ class Store:
         if self._sqlite is not None:
             outcomes = await self._sqlite.write(ordered)
         else:
-            async with self.engine.connect() as conn:  # no transaction: one statement
-                raw = await conn.get_raw_connection()
-                outcomes = await write_postgres(raw.driver_connection, ordered)
+            async def write() -> list[BaseException | None]:
+                async with self.engine.connect() as conn:  # no transaction: one statement
+                    raw = await conn.get_raw_connection()
+                    return await write_postgres(raw.driver_connection, ordered)
+
+            # a lost connection: one statement, so either all of it or nothing was
+            # written; written, the retry loses its version checks (StaleWriteError)
+            outcomes = await self._reconnecting(write)
         result: list[BaseException | None] = [None] * len(batch)
         for i, outcome in zip(order, outcomes, strict=True):
             result[i] = outcome
@@ -202,6 +252,9 @@ class Store:
 
     async def load(self, game_id: str) -> GameRecord | None:
         """Return the game ``game_id`` with its seats, or None if there is none."""
+        return await self._reconnecting(lambda: self._load(game_id))
+
+    async def _load(self, game_id: str) -> GameRecord | None:
         async with self._sessions() as session:
             row = await session.get(GameRow, game_id)
             if row is None:
@@ -261,6 +314,32 @@ class Store:
             if seats else [],
             [(e.seq, e.type, e.data) for e in events]))
 
+    async def remove(self, game_ids: list[str]) -> int:
+        """Delete the games ``game_ids`` with their seats and events.
+
+        Returns:
+            How many games were deleted.
+        """
+        if not game_ids:
+            return 0
+        async with self._write_lock, self._sessions.begin() as session:
+            for row in (EventRow, SeatRow):
+                await session.execute(delete(row).where(row.game_id.in_(game_ids)))
+            done = await session.execute(delete(GameRow).where(GameRow.id.in_(game_ids)))
+            return int(getattr(done, "rowcount", 0) or 0)
+
+    async def expired(self, lobby_before: datetime, over_before: datetime | None,
+                      limit: int) -> list[str]:
+        """Up to ``limit`` ids of games still in the lobby that were created
+        before ``lobby_before``, and of finished games last changed before
+        ``over_before`` (None: finished games are kept)."""
+        expired = (GameRow.status == "lobby") & (GameRow.created_at < lobby_before)
+        if over_before is not None:
+            expired = expired | ((GameRow.status == "over") & (GameRow.updated_at < over_before))
+        async with self._sessions() as session:
+            return list((await session.scalars(
+                select(GameRow.id).where(expired).limit(limit))).all())
+
     async def count_playing(self) -> int:
         """How many games are being played now (started, not over), site-wide."""
         async with self._sessions() as session:
@@ -270,6 +349,9 @@ class Store:
 
     async def events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
         """Return the events of ``game_id`` numbered above ``seq``, in order."""
+        return await self._reconnecting(lambda: self._events_since(game_id, seq))
+
+    async def _events_since(self, game_id: str, seq: int) -> list[StoredEvent]:
         async with self._sessions() as session:
             rows = (await session.scalars(
                 select(EventRow)

@@ -6,33 +6,62 @@ game has a lock (every change to it runs under it) and may be marked
 may have been missed; a stale table is brought up to the store before it
 is trusted again (:mod:`cardwar.tables.cluster`).
 
-The cache is unbounded for now; bounding it (a size and an idle time)
-is a change of this module only.
+The cache is bounded (a :class:`cachetools.TTLCache`): at most ``size``
+tables, the least recently used going first, and a table nobody used for
+``idle`` seconds goes too. A table that went is loaded from the store on
+its next use, as after a restart. Locks live only while someone holds or
+waits for them (a weak dictionary), so they never pile up either.
 """
 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Iterator
+from dataclasses import dataclass
+
+from cachetools import TTLCache
 
 from .table import Table
 
+#: Defaults of :class:`TableCache` (the settings ``tables_in_memory``, ``table_idle``).
+DEFAULT_SIZE = 2000
+DEFAULT_IDLE = 600.0
+
+
+@dataclass(slots=True)
+class _Entry:
+    table: Table
+    stale: bool = False
+
 
 class TableCache:
-    """Tables by game id, a lock per game, and the set of stale games."""
+    """Tables by game id (at most ``size``, each kept ``idle`` seconds after its
+    last use), a lock per game, and which games are stale."""
 
-    def __init__(self) -> None:
-        self._tables: dict[str, Table] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._stale: set[str] = set()
+    def __init__(self, size: int = DEFAULT_SIZE, idle: float = DEFAULT_IDLE) -> None:
+        self._tables: TTLCache[str, _Entry] = TTLCache(maxsize=max(1, size), ttl=idle)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
+
+    def _entry(self, game_id: str) -> _Entry | None:
+        entry = self._tables.get(game_id)
+        if entry is not None:
+            self._tables[game_id] = entry  # used: its idle time starts again
+        return entry
 
     def get(self, game_id: str) -> Table | None:
         """The cached table of ``game_id`` (stale or not), or None."""
-        return self._tables.get(game_id)
+        entry = self._entry(game_id)
+        return entry.table if entry is not None else None
 
     def put(self, table: Table) -> Table:
-        """Keep ``table`` (replacing any other copy of its game); return it."""
-        self._tables[table.id] = table
+        """Keep ``table`` (replacing any other copy of its game); return it.
+
+        A table replacing a stale copy keeps its mark: :meth:`mark_fresh` clears it.
+        """
+        old = self._tables.get(table.id)
+        self._tables[table.id] = _Entry(table, old.stale if old is not None else False)
         return table
 
     def drop(self, game_id: str) -> None:
@@ -45,9 +74,18 @@ class TableCache:
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._tables))
 
+    def __len__(self) -> int:
+        """Tables in memory now (those past their idle time are let go first)."""
+        self._tables.expire()
+        return len(self._tables)
+
     def lock(self, game_id: str) -> asyncio.Lock:
-        """The lock every change of ``game_id`` runs under."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        """The lock every change of ``game_id`` runs under (keep the returned
+        object while using it: a lock nobody holds is let go)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def busy(self, game_id: str) -> bool:
         """True while a change of ``game_id`` holds its lock."""
@@ -57,15 +95,21 @@ class TableCache:
     # -- staleness ----------------------------------------------------------
     def is_stale(self, game_id: str) -> bool:
         """True when ``game_id``'s table must be brought up to the store first."""
-        return game_id in self._stale
+        entry = self._tables.get(game_id)
+        return entry is not None and entry.stale
 
     def mark_stale(self, game_id: str | None = None) -> None:
         """Mark ``game_id`` stale if it is cached (None: every cached game)."""
         if game_id is None:
-            self._stale.update(self._tables)
-        elif game_id in self._tables:
-            self._stale.add(game_id)
+            for entry in list(self._tables.values()):
+                entry.stale = True
+            return
+        one = self._tables.get(game_id)
+        if one is not None:
+            one.stale = True
 
     def mark_fresh(self, game_id: str) -> None:
         """``game_id``'s table is being brought up to the store."""
-        self._stale.discard(game_id)
+        entry = self._tables.get(game_id)
+        if entry is not None:
+            entry.stale = False

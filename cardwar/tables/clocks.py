@@ -168,6 +168,17 @@ class Clocks:
         next battle does not cancel it)."""
         self.timers.arm(f"{game_id}#gone", self.settings.gone_after, job)
 
+    def forget(self, game_id: str) -> None:
+        """``game_id`` ended: cancel its timers and drop its clocks."""
+        self.timers.cancel(game_id)
+        self.timers.cancel(f"{game_id}#gone")
+        self._idle.pop(game_id, None)
+        self._human_flip.pop(game_id, None)
+
+    def games(self) -> int:
+        """How many games have an idle clock or a human flip noted here."""
+        return len(self._idle.keys() | self._human_flip.keys())
+
     def count(self, game_id: str) -> int:
         """How many flip timers are armed for ``game_id``."""
         return self.timers.count(game_id)

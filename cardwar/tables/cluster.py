@@ -42,12 +42,12 @@ class Cluster:
         cache: the cached tables.
         clocks: timers re-armed when a game moved on.
         presence: keeps what the others say about who is connected.
-        status_changed: called with each event a remote process published
-            that this process applied (metrics: a game started or ended).
+        status_changed: called with the game id and each event a remote process
+            published that this process applied (metrics, a game's end).
     """
 
     def __init__(self, store: GameStore, bus: Bus, cache: TableCache, clocks: Clocks,
-                 presence: Presence, status_changed: Callable[[Message], None]) -> None:
+                 presence: Presence, status_changed: Callable[[str, Message], None]) -> None:
         self.store = store
         self.bus = bus
         self.cache = cache
@@ -134,7 +134,7 @@ class Cluster:
             elif kind == "flipped" and table.status == "playing":
                 # its process publishes the idle message
                 self.clocks.note_flip(table, cast(Flipped, message))
-            self._status_changed(message)
+            self._status_changed(game_id, message)
             return
         # A local change is in flight (its save will fail and retry) or the event
         # cannot be applied: refresh on the next use. Never wait here: the bus

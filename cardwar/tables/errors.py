@@ -31,6 +31,7 @@ class ErrorCode(StrEnum):
     BAD_MESSAGE = "bad_message"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_REACTIONS = "too_many_reactions"
+    UNAVAILABLE = "unavailable"
 
 
 #: What each code means, for the protocol docs.
@@ -54,6 +55,8 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.RATE_LIMITED: "too many messages at once from one connection",
     ErrorCode.TOO_MANY_REACTIONS: "too many reactions in a short time from one seat "
                                   "(or one spectator's connection)",
+    ErrorCode.UNAVAILABLE: "the server could not apply the message now (its database "
+                           "did not answer); nothing changed, it may be sent again",
 }
 
 #: Codes that never reach a page (answered another way).

@@ -97,6 +97,8 @@ class Presence:
             await self._publish_presence(game_id, seat, True)
             if self.is_gone(game_id, seat):
                 self._gone[game_id].discard(seat)
+                if not self._gone[game_id]:
+                    del self._gone[game_id]
                 await self._publish_gone(game_id, seat, False)
                 table = self._cached(game_id)
                 if table is not None and seat in table.to_flip():
@@ -114,6 +116,8 @@ class Presence:
         counter[seat] -= 1
         if counter[seat] <= 0:
             del counter[seat]
+            if not counter:
+                del self._online[game_id]
             await self._publish_presence(game_id, seat, False)
             self.arm_gone(game_id, seat)
 
@@ -138,6 +142,16 @@ class Presence:
             self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
         return True
 
+    def forget(self, game_id: str) -> None:
+        """``game_id`` ended: nobody is played for while away any more."""
+        self._gone.pop(game_id, None)
+
+    def games(self) -> int:
+        """How many games this process keeps anything about (connections, gone
+        seats, what other processes said)."""
+        return len(self._online.keys() | self._watchers.keys() | self._gone.keys()
+                   | self._remote_online.keys() | self._remote_watchers.keys())
+
     def handed_over(self, game_id: str, seat: int) -> None:
         """``seat`` is the computer's now: no longer a gone player's."""
         self._gone.get(game_id, set()).discard(seat)
@@ -158,6 +172,8 @@ class Presence:
         elif kind == "gone":  # the process that saw the player leave (or come back) says so
             gone = self._gone.setdefault(game_id, set())
             (gone.add if message.get("gone") else gone.discard)(int(message["seat"]))
+            if not gone:
+                del self._gone[game_id]
         else:
             return False
         return True

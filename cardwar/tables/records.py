@@ -97,6 +97,16 @@ class GameStore(Protocol):
         first, at most ``limit``, with their seats (secret hashes left out)."""
         ...
 
+    async def remove(self, game_ids: list[str]) -> int:
+        """Delete these games with their seats and events; how many there were."""
+        ...
+
+    async def expired(self, lobby_before: datetime, over_before: datetime | None,
+                      limit: int) -> list[str]:
+        """Up to ``limit`` ids of games in the lobby created before ``lobby_before``
+        and of finished games last changed before ``over_before`` (None: none)."""
+        ...
+
     async def count_playing(self) -> int:
         """How many games are being played now, site-wide."""
         ...

@@ -9,9 +9,16 @@ the offer (a ``rematch`` event, so every browser shows it). Every other player
 of the old game joins the new game in their own old seat with the same click;
 once no seat is open or reserved any more the new game starts by itself. The
 creator may start earlier: the computer plays the seats still reserved.
+
+One rematch per game, however often and however fast it is asked for: the
+requests of one process for one game take turns (a lock), and a new game
+that lost the race with another process's is removed again.
 """
 
 from __future__ import annotations
+
+import asyncio
+import weakref
 
 from .errors import ErrorCode, TableError
 from .secrets import hash_secret, new_secret
@@ -46,6 +53,10 @@ async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, 
         locale=record.locale)
 
 
+#: One lock per finished game being asked for a rematch (gone once nobody waits).
+_asking: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
 async def rematch(service: TableService, game_id: str, seat: int | None) -> tuple[str, str]:
     """Offer the rematch of ``game_id`` or join the one offered, for ``seat``.
 
@@ -70,13 +81,24 @@ async def rematch(service: TableService, game_id: str, seat: int | None) -> tupl
         raise TableError(ErrorCode.NOT_OVER)
     if seat is None or old.record.seats[seat].kind != "human":
         raise TableError(ErrorCode.NOT_SEATED)
+    lock = _asking.get(game_id)
+    if lock is None:
+        lock = _asking[game_id] = asyncio.Lock()
+    async with lock:
+        return await _offer_or_join(service, game_id, old, seat)
+
+
+async def _offer_or_join(service: TableService, game_id: str, old: Table,
+                         seat: int) -> tuple[str, str]:
     offered = await known_rematch(service, old)
     if offered is None:
         new, secret = await _create(service, old, seat)
         try:
             await service.apply(game_id, lambda t: t.offer_rematch(seat, new.id))
         except TableError:
-            offered = await known_rematch(service, old)  # someone was quicker
+            await service.store.remove([new.id])  # another process was quicker
+            service.cache.drop(new.id)
+            offered = await known_rematch(service, old)
             if offered is None:
                 raise
         else:

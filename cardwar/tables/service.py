@@ -18,7 +18,12 @@ from typing import Any, TypeVar
 
 from cardwar.bus import Bus, Message
 from cardwar.engine import get_variant, new_seed
-from cardwar.obs.metrics import battle_played, set_games_in_progress, stale_write
+from cardwar.obs.metrics import (
+    battle_played,
+    set_games_in_progress,
+    set_tables_in_memory,
+    stale_write,
+)
 from cardwar.settings import Settings
 
 from .cache import TableCache
@@ -66,7 +71,7 @@ class TableService:
         self.store = store
         self.bus = bus
         self.settings = settings
-        self.cache = TableCache()
+        self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
         self.clocks = Clocks(settings, self.flip, self._is_gone)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get)
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
@@ -104,6 +109,14 @@ class TableService:
                         if rec.kind == "human":
                             self.presence.arm_gone(table.id, rec.seat)
             return table
+
+    async def settled(self, game_id: str) -> Table | None:
+        """The table ``game_id`` once no change of it is in flight (a change
+        being saved is waited for): what a page's snapshot is made from, so
+        its ``seq`` is always a stored one."""
+        async with self.cache.lock(game_id):
+            pass
+        return await self.get(game_id)  # no change can start in between: no await
 
     # -- changing ------------------------------------------------------------
     async def create(
@@ -157,7 +170,10 @@ class TableService:
         battle is never played twice nor lost. With several processes the
         action is tried on a clone of the cached table, kept once saved: a
         lost check leaves the cache as it was, a few events behind, instead
-        of having to be rebuilt by replaying the whole game.
+        of having to be rebuilt by replaying the whole game. A failed save
+        drops the cached table (it is read back from the store); a page's
+        snapshot waits for the change in flight (:meth:`settled`), so no page
+        is shown an event number that was not stored.
 
         Args:
             game_id: the game.
@@ -229,7 +245,7 @@ class TableService:
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
-            self._observe_status(event)
+            self._observe_status(table.id, event)
         if events:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}
@@ -355,8 +371,12 @@ class TableService:
         return await self.cluster.catch_up(game_id, seq)
 
     # -- metrics and the life of the service ---------------------------------------
-    def _observe_status(self, event: Message) -> None:
-        """A game started or ended: refresh the games-in-progress gauge."""
+    def _observe_status(self, game_id: str, event: Message) -> None:
+        """A game started or ended: refresh the games-in-progress gauge; an
+        ended game's clocks and gone seats are let go."""
+        if event["type"] == "over":
+            self.clocks.forget(game_id)
+            self.presence.forget(game_id)
         if event["type"] in ("started", "over") and not self._closed:
             self.clocks.timers.spawn(self.refresh_games_in_progress())
 
@@ -373,13 +393,14 @@ class TableService:
 
     def start_background(self, gauge_interval: float = 15.0,
                          presence_interval: float | None = None) -> None:
-        """Start the periodic jobs: the games-in-progress gauge every
-        ``gauge_interval`` seconds and, with several processes, the presence
+        """Start the periodic jobs: the games-in-progress and tables-in-memory
+        gauges every ``gauge_interval`` seconds and, with several processes, the presence
         checks (:meth:`Presence.start_checks`)."""
 
         async def gauges() -> None:
             while True:
                 await self.refresh_games_in_progress()
+                set_tables_in_memory(len(self.cache))
                 await asyncio.sleep(gauge_interval)
 
         if self._gauges is None:

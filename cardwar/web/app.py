@@ -12,8 +12,10 @@ from cardwar.obs import RequestIdMiddleware, process_exiting
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
+from cardwar.tables.retention import Retention
 
 from . import beggar_pages, listing, pages, play, pwa, rooms, security
+from .guard import install_guards
 from .metrics import metrics_endpoint
 from .templating import STATIC_DIR
 
@@ -33,16 +35,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = TableService(store, bus, settings)
     app.state.tables = service
     service.start_background()
+    sweeper = Retention(store, service.cache, settings)
+    sweeper.start()
     try:
         yield
     finally:
+        await sweeper.close()
         await service.close()
         await bus.close()
         await store.close()
         process_exiting()
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, bind: str | None = None) -> FastAPI:
     """Build the site.
 
     ``settings`` defaults to ``Settings()`` (``CARDWAR_*`` environment) and
@@ -51,7 +56,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     :data:`cardwar.web.rooms.router` and the open tables,
     :data:`cardwar.web.listing.router`), ``/metrics``, then the locale pages
     (``/``, ``/{locale}/``, ``/{locale}/{variant}``); any other path is an
-    HTML 404 page.
+    HTML 404 page. Outermost, the host check and the trusted proxy's headers
+    (:func:`cardwar.web.guard.install_guards`; ``bind``: the address ``serve``
+    listens on, an allowed host by default).
     """
     app = FastAPI(
         title="cardwar",
@@ -77,5 +84,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install_error_pages(app)
     security.install_error_pages(app)  # after pages': it keeps their 404 page
     app.add_middleware(security.SecurityHeadersMiddleware)
-    app.add_middleware(RequestIdMiddleware)  # last: outermost, ids on every log line
+    app.add_middleware(RequestIdMiddleware)  # ids on every log line
+    install_guards(app, app.state.settings, bind)  # outermost: hosts, forwarded addresses
     return app

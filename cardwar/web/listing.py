@@ -55,7 +55,7 @@ async def open_tables_page(request: Request, locale: str) -> Response:
 @router.websocket("/ws/tables")
 async def open_tables_socket(ws: WebSocket) -> None:
     """The live list of open tables (see the module docstring)."""
-    if not same_origin(ws.headers):
+    if not same_origin(ws):
         await ws.close(code=1008)
         return
     await ws.accept()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from cardwar.obs.metrics import metrics_response
+from cardwar.obs.metrics import metrics_response, set_tables_in_memory
 
 __all__ = ["metrics_endpoint"]
 
@@ -19,8 +19,12 @@ async def metrics_endpoint(request: Request) -> Response:
 
     Mount with ``app.add_route("/metrics", metrics_endpoint, include_in_schema=False)``.
     Content negotiation follows the request's ``Accept`` header (see
-    :func:`metrics_response`); responses are never cached.
+    :func:`metrics_response`); responses are never cached. This process's
+    ``cardwar_tables_in_memory`` is brought up to date first.
     """
+    tables = getattr(request.app.state, "tables", None)
+    if tables is not None:
+        set_tables_in_memory(len(tables.cache))
     body, content_type = metrics_response(request.headers.get("accept"))
     return Response(
         body, headers={"Content-Type": content_type, "Cache-Control": "no-store"}

@@ -13,7 +13,10 @@ Routes (``{locale}`` is one of :data:`cardwar.web.i18n.LOCALES`):
   (refused: back with ``?error=nickname``, ``taken`` or ``full``).
 * ``GET /g/{id}/qr.svg`` - the shared link as a QR code (SVG).
 * ``WS /ws/g/{id}[?since=N]`` - live play, served by :mod:`cardwar.web.socket`
-  (catch-up from event ``N``, heartbeats, rate limits). Client -> server
+  (catch-up from event ``N``, heartbeats, rate limits).
+
+Creating, joining and sockets count against the client address's limits
+(:mod:`cardwar.web.guard`: 429 page, or the socket closed with 1008). Client -> server
   messages are validated by :mod:`cardwar.web.protocol` (``flip``, ``auto``,
   ``start``, ``hand_over``, ``react``, ``ping``, ``pong``). Server -> client: messages
   built by :func:`cardwar.tables.view_message` only (``state`` or the missed
@@ -42,6 +45,7 @@ from cardwar.tables import NicknameError, TableError, clean_nickname, hash_secre
 from cardwar.tables.rematch import known_rematch
 
 from . import socket
+from .guard import guard
 from .i18n import negotiate
 from .pages import variant_response
 from .previews import game_preview
@@ -89,8 +93,9 @@ async def create_game(
     """Create a game from the start form; the creator sits in seat 0. A ticked
     ``public`` lists it on the open tables page; ``locale`` is the creator's language."""
     check_locale(locale)
-    if not same_origin(request.headers):
+    if not same_origin(request):
         raise forbidden()
+    await guard(request).check(request, "create")
     if variant not in VARIANTS:
         raise StarletteHTTPException(400, "unknown variant")
     for number, kind in ((1, seat1), (2, seat2), (3, seat3)):
@@ -193,7 +198,7 @@ async def join_game(
     with ``&name=`` what was typed; a full or started table as ``?error=full``.
     """
     check_locale(locale)
-    if not same_origin(request.headers):
+    if not same_origin(request):
         raise forbidden()
     tables = service(request)
     table = await tables.get(game_id)
@@ -205,6 +210,7 @@ async def join_game(
     full = RedirectResponse(f"/{locale}/g/{game_id}?error=full", status_code=303)
     if table.status != "lobby" or not table.open_seats():
         return full  # no seat to take, whatever the nickname
+    await guard(request).check(request, "join")
     typed = urlencode({"name": form_echo(nickname)})
     try:
         name = clean_nickname(nickname)
@@ -226,12 +232,12 @@ async def join_game(
 @router.websocket("/ws/g/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     """Live play for one connection (protocol in the module docstring)."""
-    if not same_origin(ws.headers):
+    if not same_origin(ws):
         await ws.close(code=1008)
         return
     tables = service(ws)
     table = await tables.get(game_id)
-    if table is None:
+    if table is None or not guard(ws).open_socket(ws, game_id):  # unknown, or too many
         await ws.close(code=1008)
         return
     secret = ws.cookies.get(cookie_name(game_id))
@@ -241,3 +247,4 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat)
     finally:
         connection_closed()
+        guard(ws).close_socket(ws, game_id)

@@ -28,6 +28,7 @@ from cardwar.tables import Table, TableError, hash_secret
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, game_record_text, start_counts
 
+from .guard import guard
 from .previews import game_preview
 from .seats import (
     check_locale,
@@ -59,7 +60,7 @@ async def _table(request: Request, locale: str | None, game_id: str) -> Table:
 
 async def _posted_seat(request: Request, locale: str, game_id: str) -> tuple[Table, int | None]:
     """A same-origin POST about ``game_id``: the table and the sender's seat (None: none)."""
-    if not same_origin(request.headers):
+    if not same_origin(request):
         raise forbidden()
     table = await _table(request, locale, game_id)
     return table, seat_of(table, request.cookies)
@@ -103,6 +104,7 @@ async def new_link(request: Request, locale: str, game_id: str) -> Response:
 async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
     """Offer the rematch, or join the one offered, in one's own seat."""
     table, seat = await _posted_seat(request, locale, game_id)
+    await guard(request).check(request, "rematch")
     offered = await known_rematch(service(request), table)
     if offered is not None:
         new = await service(request).get(offered)
@@ -111,6 +113,9 @@ async def rematch_game(request: Request, locale: str, game_id: str) -> Response:
     try:
         new_id, secret = await rematch(service(request), game_id, seat)
     except TableError:
+        offered = await known_rematch(service(request), table)
+        if offered is not None and table.rematch_by == seat:  # asked twice: the same game
+            return RedirectResponse(f"/{locale}/g/{offered}", status_code=303)
         return RedirectResponse(f"/{locale}/g/{game_id}?error=rematch", status_code=303)
     return _seated_redirect(request, f"/{locale}/g/{new_id}", new_id, secret)
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from fastapi import Request, WebSocket
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from cardwar.tables import Table, TableService, hash_secret
 
@@ -39,16 +40,34 @@ def cookie_name(game_id: str) -> str:
     return f"cw_{game_id}"
 
 
-def same_origin(headers: Mapping[str, str]) -> bool:
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _site(scheme: str, netloc: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of an origin, the default port filled in; None if unreadable."""
+    try:
+        parts = urlsplit(f"//{netloc}")
+        return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+    except ValueError:
+        return None
+
+
+def same_origin(conn: HTTPConnection) -> bool:
     """True when a request comes from this site (CSRF and WebSocket Origin check).
 
-    ``Origin`` must name the ``Host`` the request was sent to; without an
-    ``Origin``, ``Sec-Fetch-Site`` must be ``same-origin`` (or ``none``: typed
-    by the user). A request with neither header is refused.
+    ``Origin`` must name the scheme, host and port the request was sent to
+    (``Host``, and the scheme as seen through a trusted proxy: ``wss`` is
+    ``https``); without an ``Origin``, ``Sec-Fetch-Site`` must be
+    ``same-origin`` (or ``none``: typed by the user). A request with neither
+    header is refused.
     """
+    headers = conn.headers
     origin = headers.get("origin")
     if origin:
-        return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+        parts = urlsplit(origin)
+        scheme = {"ws": "http", "wss": "https"}.get(conn.url.scheme, conn.url.scheme)
+        mine = _site(scheme, headers.get("host") or "")
+        return mine is not None and _site(parts.scheme.lower(), parts.netloc) == mine
     return headers.get("sec-fetch-site") in ("same-origin", "none")
 
 

@@ -17,13 +17,19 @@ Heartbeats: the server sends ``{"type": "ping"}`` every
 heartbeats is closed (code 4000). Pages answer with ``pong``.
 
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
-``error`` frame with a translation key and changes nothing. Flips are
+``error`` frame with a translation key and changes nothing. A message the
+server could not apply (the database did not answer) gets an ``unavailable``
+error frame; a flip for a battle the page is behind on gets the stored events
+it missed. Flips are
 rate-limited per connection (:data:`FLIP_RATE`), all messages too
 (:data:`MESSAGE_RATE`); reactions per seat or spectator connection
-(:mod:`cardwar.tables.reactions`).
+(:mod:`cardwar.tables.reactions`). A socket over a limit gets a
+``rate_limited`` frame, at most ``settings.flood_warnings`` of them in
+:data:`FLOOD_PERIOD` seconds; past them it is closed with 1008.
 
-Close codes: 1008 refused handshake, 4000 silent connection, 4001 the seat
-was handed to the computer or its secret replaced (the page reloads).
+Close codes: 1008 refused handshake (or too many sockets, or flooding),
+4000 silent connection, 4001 the seat was handed to the computer or its secret
+replaced (the page reloads).
 """
 
 from __future__ import annotations
@@ -37,7 +43,9 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
-from cardwar.tables import Table, TableError, TableService, hash_secret
+from cardwar.bus import Subscription
+from cardwar.obs import limited
+from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret
 
 from .protocol import (
     MAX_MESSAGE,
@@ -62,6 +70,8 @@ MAX_REPLAY = 200
 FLIP_RATE = (8, 1.0)
 #: Messages of any kind one connection may send: (count, per seconds).
 MESSAGE_RATE = (60, 10.0)
+#: Seconds over which ``settings.flood_warnings`` warnings close a socket (1008).
+FLOOD_PERIOD = 60.0
 DEFAULT_HEARTBEAT = 20.0
 
 
@@ -99,6 +109,11 @@ class Connection:
         self.heard = time.monotonic()
         self._messages = AsyncLimiter(*MESSAGE_RATE)
         self._flips = AsyncLimiter(*FLIP_RATE)
+        self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
+        #: True once the server closed this socket (the read loop stops)
+        self.closed = False
+        #: the game's subscription, once serving
+        self.sub: Subscription | None = None
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
@@ -110,6 +125,17 @@ class Connection:
     async def error(self, table: Table, code: str) -> None:
         """Send an ``error`` frame with the translation key ``code``."""
         await self.send(table, {"type": "error", "seq": None, "code": code})
+
+    async def too_fast(self, table: Table) -> None:
+        """Warn with a ``rate_limited`` frame; past ``settings.flood_warnings``
+        warnings in :data:`FLOOD_PERIOD` seconds, close the socket (1008) instead."""
+        if await hit(self._warnings):
+            await self.error(table, "rate_limited")
+            return
+        limited("flood")
+        log.info("closing a flooding socket of game %s", self.game_id)
+        self.closed = True
+        await self.ws.close(code=1008)
 
     async def catch_up(self, table: Table, since: int | None) -> int:
         """Send what the page lacks (events since ``since`` or a full state).
@@ -135,10 +161,20 @@ class Connection:
                 await self.send(table, {"type": "watchers", "seq": None,
                                         "count": self.service.watchers(self.game_id)})
                 return last
+        # no change in flight: the snapshot's seq is a stored one (never reused)
+        table = await self.service.settled(self.game_id) or table
         snapshot = self.service.message(table, self.seat)
         async with self._send_lock:
             await self.ws.send_json(snapshot)
         return int(snapshot["seq"])
+
+    async def _behind(self, battle: int) -> None:
+        """A flip for ``battle`` did not count: if the page is behind the game
+        (events it missed, e.g. while the bus was down), its subscription
+        sends it the stored events it lacks, in order."""
+        table = await self.service.get(self.game_id)
+        if table is not None and battle <= table.steps and self.sub is not None:
+            self.sub.resync()
 
     def _still_mine(self, table: Table) -> bool:
         if self.seat is None:
@@ -172,12 +208,26 @@ class Connection:
             await self.send(table, {"type": "ping", "seq": None})
 
     async def handle(self, raw: str | bytes | None) -> None:
-        """Apply one message from the page; answer errors with an ``error`` frame."""
+        """Apply one message from the page; answer errors with an ``error`` frame.
+
+        When the store (or the bus) fails, nothing was changed: the page gets
+        an ``unavailable`` error frame (it may send the move again) and the
+        socket stays open.
+        """
+        try:
+            await self._handle(raw)
+        except Exception:  # noqa: BLE001 - a failed save never closes the socket
+            log.warning("could not apply a message in game %s", self.game_id, exc_info=True)
+            async with self._send_lock:
+                await self.ws.send_json({"type": "error", "seq": None,
+                                         "code": ErrorCode.UNAVAILABLE.value})
+
+    async def _handle(self, raw: str | bytes | None) -> None:
         table = await self.service.get(self.game_id)
         if table is None:
             return
         if not await hit(self._messages):
-            await self.error(table, "rate_limited")
+            await self.too_fast(table)
             return
         try:
             msg = parse_message(raw)
@@ -201,9 +251,11 @@ class Connection:
         try:
             if isinstance(msg, Flip):
                 if not await hit(self._flips):
-                    await self.error(table, "rate_limited")
+                    await self.too_fast(table)
                     return
-                await self.service.flip(self.game_id, self.seat, "player", msg.battle)
+                counted = await self.service.flip(self.game_id, self.seat, "player", msg.battle)
+                if not counted and msg.battle is not None:
+                    await self._behind(msg.battle)
             elif isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
             elif isinstance(msg, Start):
@@ -232,6 +284,7 @@ async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
     async with service.bus.subscribe(table.id) as sub:
+        conn.sub = sub
         tasks: list[asyncio.Task[None]] = []
         # counted first, so the page's own snapshot shows it online (and back if gone)
         await service.connect(table.id, seat)
@@ -249,6 +302,8 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
                 if raw is None:
                     raw = message.get("bytes")
                 await conn.handle(raw)
+                if conn.closed:
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         except Exception:  # never let one connection take the server down

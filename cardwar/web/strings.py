@@ -215,6 +215,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "already_seated": _("You already have a seat at this table."),
                 "no_game": _("This game does not exist."),
                 "too_many_reactions": _("Not so fast: wait a moment before reacting again."),
+                "unavailable": _("The server could not save that just now. Please try again."),
             },
         }
     finally:

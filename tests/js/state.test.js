@@ -215,8 +215,8 @@ describe("state: our own flip", () => {
     assert.equal(canFlip(playing()), true);
   });
 
-  it("error: a flip refused as too fast or not understood can be made again", () => {
-    for (const code of ["rate_limited", "bad_message"]) {
+  it("error: a flip refused as too fast, not understood or not saved can be made again", () => {
+    for (const code of ["rate_limited", "bad_message", "unavailable"]) {
       const s = apply(playing(), { type: "local:flip" }, { type: "error", seq: null, code });
       assert.deepEqual(s.game.flipped, []);
       assert.equal(s.pending, false);

@@ -206,7 +206,8 @@ const ON = {
     // a refused reaction: said for a moment by the reactions, not in the status line
     if (m.code === "too_many_reactions") return { ...s, refused: now + REFUSED_MS };
     // a refused flip did not count: the pile can be flipped again
-    if (s.pending && (m.code === "rate_limited" || m.code === "bad_message")) s = unflip(s);
+    if (s.pending && (m.code === "rate_limited" || m.code === "bad_message"
+        || m.code === "unavailable")) s = unflip(s);
     return { ...s, error: m.code };
   },
   ping: (s) => s,  // heartbeats: answered by connection.js

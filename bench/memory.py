@@ -1,0 +1,118 @@
+"""Memory benchmark: thousands of games played to their end through one process.
+
+Not a test. One :class:`~cardwar.tables.TableService` (a real SQLite file, the
+one-process bus) plays ``--games`` two-player games, ``--parallel`` at a time:
+each is created, its player connects, starts it, switches auto-flip on (so
+the timers play it, as an idle player's would be) and disconnects once it is
+over. After every ``--every`` finished games it prints the process's RSS and
+what it keeps per game (cached tables, games with clocks or presence). With
+a bounded cache and per-game structures dropped at a game's end, the RSS
+levels off; before issue 10 it grew with every game.
+
+Example::
+
+    .venv/bin/python bench/memory.py --games 5000 --stacked
+    .venv/bin/python bench/memory.py --games 3000 --variant war --cache 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from cardwar.bus import open_bus
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import TableService
+
+
+def rss_kib() -> int:
+    """This process's resident set size in KiB (Linux ``/proc``)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def play_one(service: TableService, variant: str, timeout: float) -> None:
+    """Create, start and auto-play one game (seat 0 human, seat 1 computer) to its end."""
+    table, _ = await service.create(variant, 2, computers=(1,), nickname="Ann")
+    gid = table.id
+    await service.connect(gid, 0)
+    try:
+        await service.start(gid, 0)
+        await service.set_auto(gid, 0, True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            current = await service.get(gid)
+            if current is None or current.status == "over":
+                return
+            await asyncio.sleep(0.02)
+        raise TimeoutError(f"game {gid} did not end in {timeout} s")
+    finally:
+        await service.disconnect(gid, 0)
+
+
+def kept(service: TableService) -> dict[str, int]:
+    """What the service keeps per game (0 where this version cannot say)."""
+    counts = {"tables": len(list(service.cache))}
+    for name, part in (("clocks", service.clocks), ("presence", service.presence)):
+        games = getattr(part, "games", None)
+        counts[name] = games() if callable(games) else -1
+    return counts
+
+
+async def main(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="cardwar-memory-"))
+    settings = Settings(database=f"sqlite+aiosqlite:///{folder / 'games.db'}",
+                        computer_delay=0.0, flip_timeout=60.0, gone_after=3600.0,
+                        testing_stacked_deck=args.stacked,
+                        **({"tables_in_memory": args.cache} if args.cache else {}))
+    store = Store(settings.database)
+    await store.migrate()
+    bus = open_bus(None, settings.redis_prefix, settings.presence_ttl)
+    service = TableService(store, bus, settings)
+    start = time.perf_counter()
+    base = rss_kib()
+    print(json.dumps({"games": 0, "rss_mib": round(base / 1024, 1), **kept(service)}))
+    done = 0
+    try:
+        while done < args.games:
+            batch = min(args.parallel, args.games - done)
+            await asyncio.gather(*(play_one(service, args.variant, args.timeout)
+                                   for _ in range(batch)))
+            before = done
+            done += batch
+            if done // args.every != before // args.every or done == args.games:
+                gc.collect()
+                print(json.dumps({
+                    "games": done, "rss_mib": round(rss_kib() / 1024, 1),
+                    "growth_kib_per_game": round((rss_kib() - base) / done, 1),
+                    "seconds": round(time.perf_counter() - start, 1), **kept(service)}),
+                    flush=True)
+    finally:
+        await service.close()
+        await bus.close()
+        await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--parallel", type=int, default=50)
+    parser.add_argument("--variant", default="war", choices=("peace", "war"))
+    parser.add_argument("--stacked", action="store_true",
+                        help="deal the short stacked test deck (quick games)")
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--cache", type=int, default=0,
+                        help="tables kept in memory (default: the setting's default)")
+    parsed = parser.parse_args()
+    if not 1 <= parsed.games <= 100_000 or not 1 <= parsed.parallel <= 1000:
+        parser.error("--games must be 1..100000 and --parallel 1..1000")
+    asyncio.run(main(parsed))

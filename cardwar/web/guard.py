@@ -1,0 +1,142 @@
+"""Limits for strangers on the internet: hosts, client addresses, rates, sockets.
+
+* :func:`install_guards` wraps the app in Starlette's
+  :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware` (any
+  ``Host`` not allowed: 400, WebSocket upgrades included) and uvicorn's
+  :class:`~uvicorn.middleware.proxy_headers.ProxyHeadersMiddleware`: the
+  client address and scheme come from ``X-Forwarded-For`` /
+  ``X-Forwarded-Proto`` only when the peer is one of
+  ``settings.trusted_proxies`` (nginx on this machine); a client's own
+  header is ignored.
+* :class:`Guard` (one per app, ``app.state.guard``) counts per client
+  address: games created, joins and rematches per minute (over the limit:
+  :func:`Guard.check` raises 429, shown as the translated error page), and
+  sockets open at once, per address and per game (:meth:`Guard.open_socket`).
+
+Every count lives in bounded memory: the per-minute buckets in a
+:class:`cachetools.TTLCache` (an address unseen for a minute is forgotten),
+the socket counts only while a socket is open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections import Counter
+from typing import Literal
+
+from aiolimiter import AsyncLimiter
+from cachetools import TTLCache
+from fastapi import FastAPI
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import HTTPConnection
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from cardwar.obs import limited
+from cardwar.settings import Settings, names
+
+#: What the per-minute limits count.
+Action = Literal["create", "join", "rematch"]
+#: Most client addresses whose per-minute counts are kept at once.
+MAX_ADDRESSES = 100_000
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (the proxy's forwarded one when trusted), or ``"-"``."""
+    return conn.client.host if conn.client is not None else "-"
+
+
+class Guard:
+    """Per-address limits of one process (settings in :class:`~cardwar.settings.Settings`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._rates: dict[Action, int] = {
+            "create": settings.creates_per_minute, "join": settings.joins_per_minute,
+            "rematch": settings.rematches_per_minute}
+        self._buckets: TTLCache[tuple[Action, str], AsyncLimiter] = TTLCache(
+            maxsize=MAX_ADDRESSES, ttl=60.0)
+        self._by_address: Counter[str] = Counter()
+        self._by_game: Counter[str] = Counter()
+
+    async def check(self, conn: HTTPConnection, action: Action) -> None:
+        """Count one ``action`` for the client of ``conn``.
+
+        Raises:
+            HTTPException: 429 when the address is over its per-minute limit.
+        """
+        key = (action, client_address(conn))
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = AsyncLimiter(max(1, self._rates[action]), 60.0)
+        self._buckets[key] = bucket  # (re)set: kept a minute after its last use
+        if not bucket.has_capacity():
+            limited(action)
+            raise StarletteHTTPException(429, f"too many {action} requests")
+        await bucket.acquire()
+
+    def open_socket(self, conn: HTTPConnection, game: str) -> bool:
+        """Count a socket opening for ``game``; False (nothing counted) when its
+        address or the game has as many open as allowed."""
+        address = client_address(conn)
+        if (self._by_address[address] >= self.settings.sockets_per_address
+                or self._by_game[game] >= self.settings.sockets_per_game):
+            limited("socket")
+            return False
+        self._by_address[address] += 1
+        self._by_game[game] += 1
+        return True
+
+    def close_socket(self, conn: HTTPConnection, game: str) -> None:
+        """A socket counted by :meth:`open_socket` closed."""
+        for counter, key in ((self._by_address, client_address(conn)), (self._by_game, game)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+    def sockets(self) -> int:
+        """Sockets open now (counted ones)."""
+        return sum(self._by_game.values())
+
+
+#: Bind addresses meaning "every address of this machine".
+WILDCARDS = ("0.0.0.0", "::")
+
+
+def own_addresses() -> list[str]:
+    """This machine's host names and addresses (IPv6 in brackets, as in a ``Host``):
+    what the devices of a local network use to reach ``serve --host 0.0.0.0``."""
+    found = {socket.gethostname(), socket.getfqdn()}
+    with contextlib.suppress(OSError):
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None):
+            found.add(str(sockaddr[0]))
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        # the address of the route out (a UDP "connect" sends nothing)
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            found.add(str(s.getsockname()[0]))
+    return sorted(f"[{a}]" if ":" in a else a for a in found if a)
+
+
+def guard(conn: HTTPConnection) -> Guard:
+    """The :class:`Guard` of the app serving ``conn``."""
+    found: Guard = conn.app.state.guard
+    return found
+
+
+def install_guards(app: FastAPI, settings: Settings, bind: str | None = None) -> None:
+    """Add the host check and the trusted-proxy headers to ``app`` (outermost
+    middleware: call after every other ``add_middleware``) and its :class:`Guard`.
+
+    ``bind``: the address ``serve`` listens on, allowed as a host by default
+    (every address, ``0.0.0.0`` or ``::``: this machine's names and addresses,
+    :func:`own_addresses`).
+    """
+    app.state.guard = Guard(settings)
+    hosts = settings.hosts(bind)
+    if bind in WILDCARDS and not names(settings.allowed_hosts):
+        hosts += own_addresses()  # serving the local network: this machine's names
+    app.add_middleware(ProxyHeadersMiddleware,
+                       trusted_hosts=names(settings.trusted_proxies) or "127.0.0.1")
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
