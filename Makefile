@@ -7,7 +7,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs bench clean \
+.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs bench stats clean \
 	axe locks dist
 
 # What the site needs (requirements.lock), and cardwar itself, editable: its
@@ -67,6 +67,13 @@ test: install-dev axe lint typecheck jstypecheck jstest
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+# The rules pages' statistics: the battle games' (cardwar/web/stats.json,
+# 100,000 games per variant and player count on every core; about a minute
+# on two) and Beggar-my-neighbour's (cardwar/web/beggar_stats.json).
+stats: install
+	$(BIN)/python -m cardwar.web.stats
+	$(BIN)/python -m cardwar.web.beggar_stats
 
 # The release: the sdist (dist/cardwar-<version>.tar.gz, the tarball that
 # deploy/README.md installs) and the wheel, built with the locked setuptools and Babel.

@@ -232,6 +232,18 @@ def test_simulate_json() -> None:
         assert again[key] == stats[key]
 
 
+def test_simulate_over_two_processes_gives_the_same_games() -> None:
+    """12,000 games of 3-player War (three chunks) on one process and on two."""
+    args = ("simulate", "--variant", "war", "--players", "3", "--games", "12000", "--seed", "p")
+    one = json.loads(run(*args).stdout)
+    two = json.loads(run(*args, "--processes", "2").stdout)
+    for key in ("seconds", "games_per_s"):
+        one.pop(key), two.pop(key)
+    assert one == two
+    assert sum(one["wins_by_lobby"]) == sum(one["wins_by_seat"]) == one["reasons"]["all_cards"]
+    assert one["reasons"]["cycle"] > 0
+
+
 def test_simulate_war_face_down_one() -> None:
     proc = run("simulate", "--games", "10", "--variant", "war", "--face-down", "1")
     assert proc.returncode == 0, proc.stderr
@@ -450,6 +462,9 @@ def test_beggar_bad_input_exits_2_with_one_line(args: list[str], needle: str) ->
         (["simulate", "--games", "0"], "--games"),
         (["simulate", "--games", "-1"], "--games"),
         (["simulate", "--games", "100000000000000000000"], "1,000,000"),
+        (["simulate", "--games", "10", "--processes", "0"], "--processes"),
+        (["simulate", "--games", "10", "--processes", "65"], "--processes"),
+        (["simulate", "--games", "10", "--processes", "two"], "two"),
         (["simulate"], "--games"),
         (["shuffle"], "--seed"),
         (["nonsense"], "nonsense"),

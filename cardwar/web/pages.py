@@ -141,30 +141,57 @@ def _rule_changes(v: Variant, locale: str, standard: Variant) -> list[RuleRow]:
 
 
 def stats_rows(v: Variant) -> list[dict[str, Any]]:
-    """The precomputed statistics of ``v`` with shares for the template.
+    """The precomputed statistics of ``v`` (:mod:`.stats`) shaped for the template.
 
-    Each row: ``players``, ``games``, ``mean``, ``median`` (battles),
-    ``draw_share``, ``limit_share`` and ``cycle_share`` (0..1), ``bar_mean``
-    and ``bar_median`` (0..1 of the longest bar).
+    Each row: ``players``, ``games``, ``mean`` and ``median`` (battles, with
+    ``mean_ci``/``median_ci`` as ``(low, high)``), ``draw_share``,
+    ``limit_share``, ``cycle_share`` (0..1, each with its ``*_ci``),
+    ``bar_mean`` and ``bar_median`` (0..1 of the longest bar), ``hist``
+    (:func:`hist_bars`) and ``seats``/``lobby`` (per table seat / lobby
+    position: ``{"share", "ci"}`` among the games won).
     """
     rows = stats.for_variant(v.name)
     top = max((r["mean_battles"] for r in rows), default=1) or 1
     top = max(top, max((r["median_battles"] for r in rows), default=1))
     out = []
     for r in rows:
-        games = r["games"]
         out.append({
             "players": r["players"],
-            "games": games,
-            "mean": round(r["mean_battles"]),
-            "median": round(r["median_battles"]),
+            "games": r["games"],
+            "mean": round(r["mean_battles"], 1),
+            "mean_ci": tuple(round(x, 1) for x in r["mean_ci"]),
+            "median": r["median_battles"],
+            "median_ci": tuple(r["median_ci"]),
             "draw_share": r["draw_share"],
-            "limit_share": r["reasons"].get("battle_limit", 0) / games,
-            "cycle_share": r["reasons"].get("cycle", 0) / games,
+            "draw_ci": tuple(r["draw_ci"]),
+            "limit_share": r["limit_share"],
+            "limit_ci": tuple(r["limit_ci"]),
+            "cycle_share": r["cycle_share"],
+            "cycle_ci": tuple(r["cycle_ci"]),
             "bar_mean": r["mean_battles"] / top,
             "bar_median": r["median_battles"] / top,
+            "hist": hist_bars(r["histogram"], r["games"]),
+            "seats": r["seats"],
+            "lobby": r["lobby"],
         })
     return out
+
+
+def hist_bars(hist: dict[str, Any], games: int) -> dict[str, Any]:
+    """A histogram of :mod:`.stats` as bars: ``{"width", "top", "limit",
+    "bars"}``, each bar ``{"low", "high"`` (battles; ``high`` is None for the
+    open last bar of a variant without a battle limit), ``"share"`` (0..1)
+    and ``"height"`` (0..1 of the tallest bar)}``."""
+    counts = hist["counts"]
+    width = hist["width"]
+    tallest = max(counts) or 1
+    out = []
+    for i, c in enumerate(counts):
+        last = i == len(counts) - 1
+        high = None if last and not hist["limit"] else min((i + 1) * width, hist["top"])
+        out.append({"low": i * width + 1, "high": high, "share": c / games,
+                    "height": c / tallest})
+    return {"width": width, "top": hist["top"], "limit": hist["limit"], "bars": out}
 
 
 def _template_exists(name: str) -> bool:

@@ -207,6 +207,10 @@ def nginx_reload() -> None:
         time.sleep(0.05)
     if not _workers(master) - before:
         sys.exit("nginx did not start new workers after the reload")
+    # the old workers stop accepting only as they shut down: until they are
+    # gone, a new connection may still be served by the old configuration
+    while time.monotonic() < deadline and _workers(master) & before:
+        time.sleep(0.05)
 
 
 def main(argv: list[str]) -> None:

@@ -1,0 +1,197 @@
+"""The compiled core (cardwar.engine.core) plays exactly as the rule-by-rule
+engine, game by game: seeded deals of every variant, option and player
+count, random deals with many ties and cycles (hypothesis), forced hash
+collisions, and the same results over several processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardwar.engine import (
+    PEACE,
+    VARIANTS,
+    WAR,
+    Card,
+    Game,
+    Setup,
+    Variant,
+    parse_hands,
+    play_fast,
+    seating,
+    shuffled_deck,
+    simulate,
+    summarize,
+)
+from cardwar.engine.core_deal import shuffle_into
+from cardwar.engine.simulate import CHUNK, play_games, play_piles
+
+#: Every (variant, face-down count, players) the rules allow.
+OPTIONS = [
+    (v, fd, n) for v in VARIANTS.values() if v.play == "battles"
+    for fd in v.face_down_options for n in v.players
+]
+
+
+def reference(variant: Variant, piles: list[list[Card]], face_down: int):  # noqa: ANN201
+    game = Game(variant, piles, face_down)
+    game.play_to_end()
+    return summarize(game)
+
+
+@pytest.mark.parametrize(("variant", "face_down", "players"), OPTIONS,
+                         ids=[f"{v.name}-{fd}-{n}" for v, fd, n in OPTIONS])
+def test_seeded_games_equal_the_rule_engine(variant: Variant, face_down: int,
+                                            players: int) -> None:
+    """1,000 seeded games per Peace option, 600 per War option (longer games,
+    a reference second or two per hundred): every summary and seating the same."""
+    games = 1000 if variant.battle_limit else 600
+    got = play_games(variant, players, games, "core", face_down)
+    reasons = set()
+    for i in range(games):
+        setup = Setup.from_seed(variant, players, f"core/{i}", face_down)
+        want = play_fast(variant, setup.piles, face_down)
+        assert got.summary(i) == want, f"core/{i}"
+        assert list(got.seating[i]) == setup.seating
+        reasons.add(want.reason.value)
+    # The seeds reach the endings that matter for the option.
+    assert "all_cards" in reasons
+    assert ("cycle" if variant.cycle_draw else "battle_limit") in reasons
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[Variant, int, list[list[Card]]]:
+    """A variant, face-down count and piles of 2-4 seats, of any sizes, from
+    few ranks (many ties, peaces, standing cards, unresolvable battles and cycles)."""
+    variant = draw(st.sampled_from([PEACE, WAR]))
+    fd = draw(st.sampled_from(variant.face_down_options))
+    players = draw(st.sampled_from(variant.players))
+    ranks = draw(st.integers(min_value=1, max_value=13))
+    pool = [Card(s * 13 + r) for r in range(ranks) for s in range(4)]
+    cards = draw(st.permutations(pool))
+    size = draw(st.integers(min_value=players, max_value=len(cards)))
+    cuts = sorted(draw(st.lists(st.integers(min_value=1, max_value=size - 1),
+                                min_size=players - 1, max_size=players - 1, unique=True)))
+    bounds = [0, *cuts, size]
+    return variant, fd, [list(cards[bounds[i]: bounds[i + 1]]) for i in range(players)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(), st.sampled_from([None, 1, 3]))
+def test_any_deal_equals_the_rule_engine(deal: tuple[Variant, int, list[list[Card]]],
+                                         hash_base: int | None) -> None:
+    """Any piles, any sizes; hash bases 1 and 3 make hash collisions common,
+    which must never change a result."""
+    variant, fd, piles = deal
+    got = play_piles(variant, [piles], fd, hash_base=hash_base)
+    assert got.summary(0) == reference(variant, piles, fd)
+
+
+def test_weak_hash_still_finds_the_first_repeat() -> None:
+    """With base 1 a pile's hash is only its cards' sum: positions collide
+    all the time, yet every game of 200 seeded War deals ends as in the engine."""
+    setups = [Setup.from_seed(WAR, 2, f"weak/{i}", 1) for i in range(200)]
+    got = play_piles(WAR, [s.piles for s in setups], 1, hash_base=1)
+    cycles = 0
+    for i, s in enumerate(setups):
+        want = play_fast(WAR, s.piles, 1)
+        assert got.summary(i) == want
+        cycles += want.reason.value == "cycle"
+    assert cycles > 30
+
+
+def test_a_variant_with_both_a_battle_limit_and_the_cycle_rule() -> None:
+    """Variants are data: a made-up one (high wins, 2 face down, limit 300,
+    cycles drawn) plays as in the engine, the limit checked before a repeat."""
+    toy = Variant(name="toy", low_wins=False, face_down=2, face_down_options=(2,),
+                  battle_limit=300, players=(2, 3), default_players=2, cycle_draw=True)
+    for players in toy.players:
+        got = play_games(toy, players, 400, "toy")
+        reasons = set()
+        for i in range(400):
+            want = play_fast(toy, Setup.from_seed(toy, players, f"toy/{i}").piles)
+            assert got.summary(i) == want, f"toy/{i}"
+            reasons.add(want.reason.value)
+        assert {"all_cards", "battle_limit"} <= reasons
+
+
+def test_worked_examples() -> None:
+    """RULES.md 8, examples 1, 3, 4 and 7, through the core."""
+    cases = [
+        (PEACE, "2C 5D / 9H 3S", ("battle_limit", None, 1000)),
+        (PEACE, "4C / 4D 2H", ("all_cards", 1, 1)),
+        (PEACE, "4C / 4D", ("unresolvable", None, 1)),
+        (WAR, "5C 2C 2D 2H AC / 5D 3C 3D 3H KC", ("all_cards", 0, 1)),
+    ]
+    for variant, text, (reason, winner, battles) in cases:
+        s = play_piles(variant, [parse_hands(text)]).summary(0)
+        assert (s.reason.value, s.winner, s.battles) == (reason, winner, battles), text
+
+
+@pytest.mark.parametrize("seed", ["", "peace", "x" * 55, "x" * 56, "é" * 40, "y" * 130])
+def test_compiled_shuffle_and_seating_equal_rules_section_9(seed: str) -> None:
+    """Seeds of every length (one SHA-256 block, two, three), non-ASCII included."""
+    data = np.frombuffer(seed.encode("utf-8"), np.uint8)
+    deck = np.empty(52, np.int64)
+    order = np.empty(4, np.int64)
+    shuffle_into(data, 4, deck, order, np.empty(len(data) + 160, np.uint8),
+                 np.empty(64, np.int64))
+    assert list(deck) == shuffled_deck(seed)
+    assert list(order) == seating(seed, 4)
+
+
+def test_processes_give_the_same_games() -> None:
+    games = 2 * CHUNK + 7
+    one = play_games(PEACE, 3, games, "proc")
+    two = play_games(PEACE, 3, games, "proc", processes=2)
+    for field in ("reason", "winner", "battles", "counts", "eliminated", "seating"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    assert simulate(PEACE, 3, games, "proc") == simulate(PEACE, 3, games, "proc", processes=2)
+
+
+def test_progress_counts_every_game() -> None:
+    seen: list[int] = []
+    play_games(WAR, 4, CHUNK + 3, "bar", progress=seen.append)
+    assert seen == [CHUNK, 3]
+
+
+def test_simulate_summary_counts_add_up() -> None:
+    r = simulate(WAR, 2, 3000, "sum")
+    assert sum(r["reasons"].values()) == 3000
+    assert sum(r["wins_by_seat"]) == sum(r["wins_by_lobby"]) == r["reasons"]["all_cards"]
+    assert r["min_battles"] <= r["median_battles"] <= r["max_battles"]
+
+
+def test_bad_calls() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        play_games(PEACE, 2, 0)
+    with pytest.raises(ValueError, match="processes"):
+        play_games(PEACE, 2, 5, processes=0)
+    with pytest.raises(ValueError, match="odd"):
+        play_piles(PEACE, [parse_hands("2C / 3C")], hash_base=2)
+    with pytest.raises(ValueError, match="same number"):
+        play_piles(PEACE, [parse_hands("2C / 3C"), parse_hands("2D / 3D / 4D")])
+    with pytest.raises(ValueError, match="twice"):
+        play_piles(PEACE, [[[Card(1)], [Card(1)]]])
+    with pytest.raises(ValueError, match="52"):
+        play_piles(PEACE, [[[Card(52)], [Card(1)]]])
+    with pytest.raises(ValueError, match="52"):
+        play_piles(PEACE, [[[Card(-1), Card(2)], [Card(1)]]])
+    with pytest.raises(ValueError, match="at least one card"):
+        play_piles(PEACE, [[[Card(2)], []]])
+    with pytest.raises(ValueError, match="battle game"):
+        play_games(VARIANTS["beggar"], 2, 5)
+
+
+def test_the_site_loads_neither_numpy_nor_numba() -> None:
+    """The web server imports the engine; the compiled core loads only to simulate."""
+    code = ("import sys, cardwar.web.app, cardwar.engine; "
+            "print(sorted(m for m in ('numpy', 'numba') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "[]"
