@@ -36,7 +36,7 @@ def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
     for the feminine card words (karty, карти). Every category the browser
     can select therefore has a text.
     """
-    loc = Locale.parse(locale)
+    loc = Locale.parse(i18n.babel_locale(locale))
     forms: dict[str, str] = {}
     for n in (*range(0, 30), 100, 101, 102, 105, 1000, 1001, 1_000_000):
         forms.setdefault(loc.plural_form(n), pick(n))

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.core import get_global, parse_locale
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -23,10 +24,19 @@ from . import i18n
 from .variants import pages
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+
+
+def _og_locale(locale: str) -> str:
+    """``locale`` as ``language_TERRITORY``; a locale without a territory gets
+    CLDR's likely one (``fr`` -> ``fr_FR``, ``cs`` -> ``cs_CZ``)."""
+    language, territory = parse_locale(i18n.babel_locale(locale))[:2]
+    if not territory:
+        language, territory = parse_locale(get_global("likely_subtags")[language])[:2]
+    return f"{language}_{territory}"
+
+
 #: ``og:locale`` of each of the site's languages (language_TERRITORY), for link previews.
-OG_LOCALES: dict[str, str] = {"en": "en_US", "it": "it_IT", "de": "de_DE", "es": "es_ES",
-                              "pl": "pl_PL", "cs": "cs_CZ",
-                              "nl": "nl_NL", "uk": "uk_UA"}
+OG_LOCALES: dict[str, str] = {locale: _og_locale(locale) for locale in i18n.LOCALES}
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 env = Environment(

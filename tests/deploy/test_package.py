@@ -18,11 +18,11 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from cardwar.catalogs import LOCALES, catalog_problems
+from cardwar.catalogs import LOCALES, babel_locale, catalog_problems
 
 from .conftest import ROOT, Release
 
-CATALOGS = {f"cardwar/locales/{loc}/LC_MESSAGES/{dom}.mo"
+CATALOGS = {f"cardwar/locales/{babel_locale(loc)}/LC_MESSAGES/{dom}.mo"
             for loc in LOCALES for dom in ("messages", "play")}
 
 

@@ -26,6 +26,13 @@ const PL = /** @type {Strings} */ (/** @type {unknown} */ ({
   cards: { one: "{count} karta", few: "{count} karty", many: "{count} kart",
     other: "{count} karty" },
 }));
+// French and Brazilian Portuguese: 0 and 1 are "one", exact millions "many" (with "de")
+const FR = /** @type {Strings} */ (/** @type {unknown} */ ({
+  ...EN, cards: { one: "{count} carte", many: "{count} de cartes", other: "{count} cartes" },
+}));
+const PT = /** @type {Strings} */ (/** @type {unknown} */ ({
+  ...EN, cards: { one: "{count} carta", many: "{count} de cartas", other: "{count} cartas" },
+}));
 
 /** @type {Seat[]} */
 const SEATS = [
@@ -48,6 +55,12 @@ describe("words", () => {
     const pl = makeWords(PL, "pl");
     assert.deepEqual([1, 2, 5, 22, 25].map((n) => pl.plural(PL.cards, n)),
       ["1 karta", "2 karty", "5 kart", "22 karty", "25 kart"]);
+    const fr = makeWords(FR, "fr");
+    assert.deepEqual([0, 1, 2, 1000, 1e6].map((n) => fr.plural(FR.cards, n)),
+      ["0 carte", "1 carte", "2 cartes", "1\u202f000 cartes", "1\u202f000\u202f000 de cartes"]);
+    const pt = makeWords(PT, "pt-BR");
+    assert.deepEqual([0, 1, 2, 1000, 1e6].map((n) => pt.plural(PT.cards, n)),
+      ["0 carta", "1 carta", "2 cartas", "1.000 cartas", "1.000.000 de cartas"]);
   });
 
   it("names seats: nickname, computer, or the seat's number", () => {

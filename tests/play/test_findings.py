@@ -118,6 +118,9 @@ def test_favicon_and_upper_case_locales_redirect(client):
     r = client.get("/EN/peace?x=1", follow_redirects=False)
     assert r.status_code == 308 and r.headers["location"] == "/en/peace?x=1"
     assert client.get("/XX/peace", follow_redirects=False).status_code == 404
+    for spelled in ("pt-br", "PT_BR", "pt_BR"):  # the locale is written pt-BR in URLs
+        r = client.get(f"/{spelled}/war", follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == "/pt-BR/war"
 
 
 def test_hidden_always_hides_in_the_site_css(client):
