@@ -253,6 +253,9 @@ WS_MAX_SIZE = 4096
 # Messages are a few hundred bytes of JSON: permessage-deflate saves little on
 # them and costs about a third of the CPU of sending a frame, so it is off.
 WS_DEFLATE = False
+# The protocol's own heartbeat (cardwar.web.frames.Heartbeats) pings every page and
+# closes silent sockets: uvicorn's second, per-socket ping timer is off.
+WS_PING_INTERVAL = None
 
 
 def _tune_runtime() -> None:
@@ -295,7 +298,7 @@ def _serve(args: argparse.Namespace) -> None:
     uvicorn.run(create_app(settings, bind=args.host), host=args.host, port=args.port,
                 proxy_headers=False,
                 log_config=logging_config("INFO"), ws_max_size=WS_MAX_SIZE,
-                ws_per_message_deflate=WS_DEFLATE)
+                ws_per_message_deflate=WS_DEFLATE, ws_ping_interval=WS_PING_INTERVAL)
 
 
 def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:

@@ -44,6 +44,8 @@ T = TypeVar("T")
 
 #: Tries of a change that keeps losing its version check to other processes.
 STALE_RETRIES = 8
+#: Seconds between two counts of the games in progress set off by games starting or ending.
+RECOUNT_EVERY = 1.0
 log = logging.getLogger("cardwar.tables")
 
 
@@ -80,6 +82,7 @@ class TableService:
         self.open_tables = OpenTables(store, bus, settings)
         self._gauges: asyncio.Task[None] | None = None
         self._closed = False
+        self._recounting = self._recount_again = False
 
     def _is_gone(self, game_id: str, seat: int) -> bool:
         return self.presence.is_gone(game_id, seat)
@@ -373,12 +376,33 @@ class TableService:
     # -- metrics and the life of the service ---------------------------------------
     def _observe_status(self, game_id: str, event: Message) -> None:
         """A game started or ended: refresh the games-in-progress gauge; an
-        ended game's clocks and gone seats are let go."""
+        ended game's clocks and gone seats are let go.
+
+        The count reads the whole games table, so games starting and ending
+        together are counted at most once every :data:`RECOUNT_EVERY`
+        seconds: the first at once, the others together after it.
+        """
         if event["type"] == "over":
             self.clocks.forget(game_id)
             self.presence.forget(game_id)
-        if event["type"] in ("started", "over") and not self._closed:
-            self.clocks.timers.spawn(self.refresh_games_in_progress())
+        if event["type"] not in ("started", "over") or self._closed:
+            return
+        if self._recounting:
+            self._recount_again = True
+            return
+        self._recounting = True
+        self.clocks.timers.spawn(self._recount())
+
+    async def _recount(self) -> None:
+        try:
+            while True:
+                self._recount_again = False
+                await self.refresh_games_in_progress()
+                await asyncio.sleep(RECOUNT_EVERY)
+                if not self._recount_again:
+                    return
+        finally:
+            self._recounting = False
 
     async def refresh_games_in_progress(self) -> int:
         """Count the site's games being played (from the store) and report it;

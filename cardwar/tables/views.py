@@ -18,6 +18,10 @@ the stacked hands only once the game is over, seat secrets never.
      "watchers": 2, "idle": 7.5 | None,
      "last": <battle or card event> | None, "result": <over event data> | None}
 
+An event's message is the same for every viewer (only the snapshot depends
+on who asks): the sockets encode it once for all of them
+(``cardwar.web.frames``).
+
 A seat's ``kind`` is ``open``, ``human``, ``computer`` or ``reserved`` (in a
 rematch's lobby: kept for the former player named by ``nickname``).
 """

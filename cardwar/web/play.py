@@ -244,7 +244,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     seat = table.seat_of(hash_secret(secret)) if secret else None
     connection_opened()
     try:  # catch-up, heartbeats, validated messages: cardwar.web.socket (issue 5)
-        await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat)
+        await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat,
+                           ws.app.state.sockets)
     finally:
         connection_closed()
         guard(ws).close_socket(ws, game_id)
