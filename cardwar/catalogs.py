@@ -32,6 +32,8 @@ LOCALES: tuple[str, ...] = (
     "en", "it", "de", "es", "pl", "cs",
     "fr",
     "pt-BR",
+    "nl",
+    "uk",
 )
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
@@ -47,6 +49,8 @@ LANGUAGE_NAMES: dict[str, str] = {
     "cs": "Čeština",
     "fr": "Français",
     "pt-BR": "Português (Brasil)",
+    "nl": "Nederlands",
+    "uk": "Українська",
 }
 
 

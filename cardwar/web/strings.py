@@ -29,12 +29,19 @@ def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
     """One form per CLDR plural category (the browser picks with Intl.PluralRules).
 
     ``pick(n)`` is an ``ngettext`` call; Babel's CLDR categories match the
-    browser's ``Intl.PluralRules`` categories for whole numbers.
+    browser's ``Intl.PluralRules`` categories. A category only fractions
+    reach (Czech ``many``; Polish and Ukrainian ``other``: 1.5) has no
+    gettext form of its own (Babel gives these languages three), so it takes
+    the form of 2: a fraction takes the genitive singular, which is that form
+    for the feminine card words (karty, карти). Every category the browser
+    can select therefore has a text.
     """
     loc = Locale.parse(i18n.babel_locale(locale))
     forms: dict[str, str] = {}
     for n in (*range(0, 30), 100, 101, 102, 105, 1000, 1001, 1_000_000):
         forms.setdefault(loc.plural_form(n), pick(n))
+    for fraction in (0.5, 1.5, 2.5, 5.5, 21.5):
+        forms.setdefault(loc.plural_form(fraction), pick(2))
     return forms
 
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cardwar.web.i18n import LOCALES
 from cardwar.web.strings import client_strings
 
 from .helpers import ORIGIN, create, join, make_client
@@ -62,8 +63,6 @@ def test_hand_made_form_posts_get_the_translated_error_page(client, data, status
 
 
 def test_tie_wording_follows_the_variant():
-    from cardwar.web.i18n import LOCALES
-
     for locale in LOCALES:
         war = client_strings(locale, "war")
         peace = client_strings(locale, "peace")
@@ -139,7 +138,9 @@ def test_the_flip_help_and_presence_are_worded_in_every_language():
         assert all("{count}" in f for f in forms.values()), locale
         assert strings["presence_unknown"], locale
     pl = client_strings("pl")
-    assert set(pl["flip_help"]) == {"one", "few", "many"}
+    # "other" is a fraction's form (1,5 sekundy): the browser can pick it, so it is there
+    assert set(pl["flip_help"]) == {"one", "few", "many", "other"}
+    assert pl["flip_help"]["other"] == pl["flip_help"]["few"]
     assert "{count} sekundę," in pl["flip_help"]["one"]
     assert "{count} sekundy," in pl["flip_help"]["few"]
     assert "{count} sekund," in pl["flip_help"]["many"]

@@ -11,7 +11,8 @@ from cardwar.web.strings import client_strings
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("en", "1,000"), ("it", "1.000"), ("de", "1.000"), ("es", "1000"), ("pl", "1000"),
-     ("cs", "1\u00a0000"), ("fr", "1\u202f000"), ("pt-BR", "1.000")],
+     ("cs", "1\u00a0000"), ("fr", "1\u202f000"), ("pt-BR", "1.000"), ("nl", "1.000"),
+     ("uk", "1\u00a0000")],
 )
 def test_format_number_1000(locale, expected):
     assert i18n.format_number(1000, locale) == expected
@@ -20,7 +21,8 @@ def test_format_number_1000(locale, expected):
 @pytest.mark.parametrize(
     ("locale", "expected"),
     [("en", "12,345"), ("it", "12.345"), ("es", "12.345"), ("pl", "12\u00a0345"),
-     ("cs", "12\u00a0345"), ("fr", "12\u202f345"), ("pt-BR", "12.345")],
+     ("cs", "12\u00a0345"), ("fr", "12\u202f345"), ("pt-BR", "12.345"), ("nl", "12.345"),
+     ("uk", "12\u00a0345")],
 )
 def test_format_number_groups_five_digits_everywhere(locale, expected):
     assert i18n.format_number(12345, locale) == expected
@@ -39,7 +41,8 @@ def test_format_number_uses_the_current_locale():
     [(None, "en"), ("", "en"), ("de", "de"), ("pl-PL,pl;q=0.9", "pl"), ("da, cs;q=0.8", "cs"),
      ("it;q=0.2, es;q=0.9", "es"), ("en;q=0, de;q=0.1", "de"), ("*", "en"), ("x;q=abc", "en"),
      ("fr-BE", "fr"), ("pt-BR", "pt-BR"), ("pt-br", "pt-BR"), ("pt", "pt-BR"), ("pt-PT", "pt-BR"),
-     ("es;q=0.5, pt-BR", "pt-BR")],
+     ("es;q=0.5, pt-BR", "pt-BR"), ("nl-BE,nl;q=0.9,en;q=0.5", "nl"), ("en;q=0.5, nl", "nl"),
+     ("uk-UA,uk;q=0.9,ru;q=0.8,en;q=0.7", "uk"), ("ru, uk;q=0.5", "uk")],
 )
 def test_negotiate(header, expected):
     assert i18n.negotiate(header) == expected
@@ -51,7 +54,9 @@ def test_negotiate(header, expected):
      ("pl", ["1 gracz", "2 graczy", "5 graczy"]),
      ("cs", ["1 hráč", "2 hráči", "5 hráčů"]),
      ("fr", ["1 joueur", "2 joueurs", "5 joueurs"]),
-     ("pt-BR", ["1 jogador", "2 jogadores", "5 jogadores"])],
+     ("pt-BR", ["1 jogador", "2 jogadores", "5 jogadores"]),
+     ("nl", ["1 speler", "2 spelers", "5 spelers"]),
+     ("uk", ["1 гравець", "2 гравці", "5 гравців"])],
 )
 def test_plural_forms(locale, forms):
     token = i18n.current_locale.set(locale)
@@ -108,3 +113,41 @@ def test_gettext_follows_the_context_variable():
         assert i18n.pgettext("nothing", "History") == "History"
     finally:
         i18n.current_locale.reset(token)
+
+
+@pytest.mark.parametrize(("n", "form"), [
+    (1, "1 карта"), (2, "2 карти"), (4, "4 карти"), (5, "5 карт"), (11, "11 карт"),
+    (12, "12 карт"), (21, "21 карта"), (22, "22 карти"), (25, "25 карт"), (111, "111 карт"),
+])
+def test_ukrainian_card_forms(n, form):
+    token = i18n.current_locale.set("uk")
+    try:
+        assert i18n.ngettext("{count} card", "{count} cards", n).format(count=n) == form
+    finally:
+        i18n.current_locale.reset(token)
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_every_plural_category_the_browser_can_pick_has_a_text(locale):
+    from babel import Locale
+
+    from cardwar.web.strings import client_strings
+
+    rule = Locale.parse(i18n.babel_locale(locale)).plural_form
+    cards = client_strings(locale, "peace")["cards"]
+    assert set(cards) == set(rule.tags) | {"other"}
+    # a fraction (CLDR "other" in Ukrainian and Polish, "many" in Czech) has its own text
+    assert cards[rule(1.5)]
+
+
+def test_ukrainian_has_four_categories_and_a_fraction_takes_the_genitive_singular():
+    from babel import Locale
+
+    from cardwar.web.strings import client_strings
+
+    rule = Locale.parse("uk").plural_form
+    assert [rule(n) for n in (1, 2, 5, 21, 1.5)] == ["one", "few", "many", "one", "other"]
+    cards = client_strings("uk", "peace")["cards"]
+    assert [cards[rule(n)].format(count=n) for n in (1, 2, 5, 21)] == [
+        "1 карта", "2 карти", "5 карт", "21 карта"]
+    assert cards["other"] == "{count} карти"  # 1,5 карти

@@ -20,20 +20,23 @@ TITLES = {
     "cs": ("Mír a Válka", "Mír: pravidla", "Válka: pravidla"),
     "fr": ("La Paix et la Bataille", "Paix\u00a0: règles", "Bataille\u00a0: règles"),
     "pt-BR": ("Paz e Guerra", "Paz: regras", "Guerra: regras"),
+    "nl": ("Vrede en Oorlogje", "Vrede: spelregels", "Oorlogje: spelregels"),
+    "uk": ("Мир і Війна", "Мир: правила", "Війна: правила"),
 }
 THOUSAND = {"en": "1,000", "it": "1.000", "de": "1.000", "es": "1000", "pl": "1000",
             "cs": "1\u00a0000",
             "fr": "1\u202f000",
-            "pt-BR": "1.000"}
+            "pt-BR": "1.000", "nl": "1.000", "uk": "1\u00a0000"}
 SKIP = {"en": "Skip to main content", "it": "Vai al contenuto", "de": "Zum Inhalt springen",
         "es": "Saltar al contenido", "pl": "Przejdź do treści", "cs": "Přejít na obsah",
         "fr": "Aller au contenu principal",
-        "pt-BR": "Pular para o conteúdo"}
+        "pt-BR": "Pular para o conteúdo", "nl": "Naar de inhoud", "uk": "Перейти до змісту"}
 FOOTER = {"en": "No registration needed. Share a link and start playing.",
           "it": "Nessuna registrazione richiesta.", "de": "Keine Anmeldung nötig.",
           "es": "Sin registro.", "pl": "Bez rejestracji.", "cs": "Bez registrace.",
           "fr": "Pas besoin de s'inscrire.",
-          "pt-BR": "Sem cadastro."}
+          "pt-BR": "Sem cadastro.", "nl": "Geen registratie nodig.",
+          "uk": "Реєстрація не потрібна."}
 
 
 class _Outline(HTMLParser):
@@ -134,7 +137,8 @@ def test_home_lists_variants_with_play_buttons(client):
     [(None, "/en/"), ("de-AT,de;q=0.9,en;q=0.5", "/de/"), ("da-DK, pl;q=0.4", "/pl/"),
      ("xx", "/en/"), ("cs", "/cs/"), ("es;q=0, it;q=0.1", "/it/"),
      ("fr-CA,fr;q=0.9,en;q=0.8", "/fr/"),
-     ("pt-BR,pt;q=0.9", "/pt-BR/"), ("pt-PT", "/pt-BR/"), ("pt_br", "/pt-BR/")],
+     ("pt-BR,pt;q=0.9", "/pt-BR/"), ("pt-PT", "/pt-BR/"), ("pt_br", "/pt-BR/"),
+     ("nl-BE,nl;q=0.9,fr;q=0.8", "/nl/"), ("uk-UA,uk;q=0.9,ru;q=0.8,en;q=0.7", "/uk/")],
 )
 def test_root_redirects_by_accept_language(client, header, target):
     headers = {"accept-language": header} if header else {}

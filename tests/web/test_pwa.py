@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OFFLINE = {"en": "You are offline", "it": "Sei offline", "de": "Sie sind offline",
            "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline",
            "fr": "Vous êtes hors ligne",
-           "pt-BR": "Você está offline"}
+           "pt-BR": "Você está offline", "nl": "Je bent offline", "uk": "Ви офлайн"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
