@@ -289,7 +289,8 @@ def _serve(args: argparse.Namespace) -> None:
 
     _check_bind(args.host, args.port)
     # The stacked test deck is for tests only: `serve` never enables it.
-    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False)
+    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False,
+                                  testing_seed=None)
     ops.check_services(settings.database, settings.redis)
     ops.check_catalogs()
     configure_logging("INFO")

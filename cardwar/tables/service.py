@@ -61,7 +61,8 @@ class TableService:
     Args:
         store: where games live (migrated already).
         bus: where events are published.
-        settings: timers (``flip_timeout``, ``computer_delay``, ``gone_after``)
+        settings: timers (``flip_timeout``, ``computer_delay``, ``peace_show``,
+            ``idle_away``, ``gone_after``)
             and ``testing_stacked_deck``.
 
     Attributes:
@@ -152,7 +153,7 @@ class TableService:
         if self.settings.testing_stacked_deck:
             deal: dict[str, Any] = {"hands": stacked_hands(v, players)}
         else:
-            deal = {"seed": new_seed()}
+            deal = {"seed": self.settings.testing_seed or new_seed()}
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
@@ -245,6 +246,8 @@ class TableService:
                          latency: float | None) -> None:
         """Publish ``events`` (saved), count them, and arm the timers they call for."""
         for event in events:
+            if event["type"] == "started" and "seating" in event:
+                self.presence.reseat(table.id, event["seating"])
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
@@ -260,6 +263,12 @@ class TableService:
             for event in events:
                 if event["type"] == "flipped" and self.clocks.note_flip(table, event):
                     await self.bus.publish(table.id, self.clocks.idle_message(table))
+        for event in events:  # idle battle after battle: away; a flip by hand: back
+            if event["type"] == "flipped" and table.status == "playing":
+                if self.clocks.note_idle(table, event):
+                    await self.presence.mark_away(table, event["seat"])
+                elif event["by"] == "player":
+                    await self.presence.back(table.id, event["seat"])
 
     async def join(self, game_id: str, nickname: str) -> tuple[int, str]:
         """Seat ``nickname`` (already clean) in the first open seat.
@@ -304,7 +313,7 @@ class TableService:
         """
         table, _ = await self.apply(game_id, lambda t: t.set_auto(seat, on))
         if on and seat in table.to_flip():
-            self.clocks.arm(table, seat, "auto", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "auto", self.clocks.wait(table))
 
     async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
         """The creator lets the computer play the seat of a gone player.
@@ -318,7 +327,7 @@ class TableService:
         table, _ = await self.apply(game_id, lambda t: t.hand_over(by, seat))
         self.presence.handed_over(game_id, seat)
         if seat in table.to_flip():
-            self.clocks.arm(table, seat, "computer", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "computer", self.clocks.wait(table))
 
     async def relink(self, game_id: str, seat: int) -> str:
         """Give ``seat`` a new secret (its old links and cookies stop working).

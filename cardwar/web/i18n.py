@@ -8,8 +8,9 @@ of :mod:`cardwar.catalogs` (the languages are listed there).
 from __future__ import annotations
 
 from contextvars import ContextVar
+from decimal import ROUND_HALF_UP, Decimal
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol
 from babel.support import Translations
 
 from cardwar.catalogs import (
@@ -25,7 +26,8 @@ from cardwar.catalogs import (
 __all__ = [
     "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "babel_locale",
     "canonical_locale", "current_locale", "format_number", "format_percent", "gettext",
-    "locale_of_language", "negotiate", "ngettext", "npgettext", "pgettext", "translations",
+    "locale_of_language", "negotiate", "ngettext", "npgettext", "number_words", "pgettext",
+    "translations",
 ]
 
 #: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):
@@ -72,12 +74,24 @@ def format_number(n: float | int, locale: str | None = None) -> str:
     return format_decimal(n, locale=babel_locale(loc), group_separator=group)
 
 
-def format_percent(share: float, locale: str | None = None) -> str:
-    """Format a share in 0..1 as a percentage by CLDR (``0.115`` -> ``11.5%``)."""
+def number_words(locale: str) -> dict[str, str | int]:
+    """How ``locale`` writes whole numbers, for the pages' scripts to write them
+    as :func:`format_number` does: ``{"group": "." , "min_grouping": 1, "minus": "-"}``
+    (CLDR by Babel: the grouping separator, the minimum grouping digits, the minus sign)."""
+    loc = babel_locale(locale)
+    return {"group": get_group_symbol(loc), "min_grouping": _MIN_GROUPING.get(locale, 1),
+            "minus": get_minus_sign_symbol(loc)}
+
+
+def format_percent(share: float | Decimal, locale: str | None = None) -> str:
+    """Format a share in 0..1 as a percentage by CLDR, to at most two decimals
+    of a percent, halves rounded up (``0.115`` -> ``11.5%``, 175 of 2,000 =
+    ``0.0875`` -> ``8.75%``, never the float's ``8.7%``)."""
     from babel.numbers import format_percent as _fp
 
-    return _fp(round(share, 3), locale=babel_locale(locale or current_locale.get()),
-               decimal_quantization=False)
+    exact = share if isinstance(share, Decimal) else Decimal(repr(share))
+    return _fp(exact.quantize(Decimal("0.0001"), ROUND_HALF_UP),
+               locale=babel_locale(locale or current_locale.get()), decimal_quantization=False)
 
 
 def locale_of_language() -> dict[str, str]:

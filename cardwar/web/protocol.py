@@ -9,6 +9,10 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
 * ``{"type": "start"}`` - start the game (the creator only).
 * ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play
   for a player who is gone.
+* ``{"type": "pace", "pace": "fast"}`` - one's pace of automatic flips
+  (``slow``, ``normal``, ``fast``).
+* ``{"type": "skip"}`` - a player who is out fast-forwards to the result.
+* ``{"type": "leave"}`` - leave the table: the computer plays the seat.
 * ``{"type": "react", "key": "gg"}`` - show a preset reaction to the table
   (``key``: one of :data:`cardwar.tables.events.REACTIONS`; players and
   spectators alike).
@@ -27,7 +31,7 @@ from typing import Annotated, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from cardwar.tables.events import ReactionKey
+from cardwar.tables.events import Pace, ReactionKey
 
 #: Largest message a browser may send, in bytes.
 MAX_MESSAGE = 1024
@@ -73,6 +77,25 @@ class React(_Message):
     key: ReactionKey
 
 
+class SetPace(_Message):
+    """Choose one's pace of automatic flips: slow, normal or fast."""
+
+    type: Literal["pace"]
+    pace: Pace
+
+
+class Skip(_Message):
+    """Fast-forward to the result (a player who is out, while nobody in play flips by hand)."""
+
+    type: Literal["skip"]
+
+
+class Leave(_Message):
+    """Leave the table: the computer plays one's seat to the end."""
+
+    type: Literal["leave"]
+
+
 class Ping(_Message):
     """Is the server there? Answered with ``pong``."""
 
@@ -85,7 +108,8 @@ class Pong(_Message):
     type: Literal["pong"]
 
 
-ClientMessage = Annotated[Flip | Auto | Start | HandOver | React | Ping | Pong,
+Parsed = Flip | Auto | SetPace | Skip | Leave | Start | HandOver | React | Ping | Pong
+ClientMessage = Annotated[Parsed,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -96,8 +120,7 @@ class ProtocolError(ValueError):
     code = "bad_message"
 
 
-def parse_message(
-        raw: str | bytes | None) -> Flip | Auto | Start | HandOver | React | Ping | Pong:
+def parse_message(raw: str | bytes | None) -> Parsed:
     """Validate one message from a browser.
 
     Args:

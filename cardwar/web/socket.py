@@ -28,8 +28,8 @@ rate-limited per connection (:data:`FLIP_RATE`), all messages too
 :data:`FLOOD_PERIOD` seconds; past them it is closed with 1008.
 
 Close codes: 1008 refused handshake (or too many sockets, or flooding),
-4000 silent connection, 4001 the seat was handed to the computer or its secret
-replaced (the page reloads).
+4000 silent connection, 4001 the seat was handed to the computer, left, or its
+secret replaced (the page reloads).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
+from cardwar.tables.pace import fast_forward, leave, set_pace
 
 from .frames import Sockets, dumps
 from .protocol import (
@@ -54,10 +55,13 @@ from .protocol import (
     Auto,
     Flip,
     HandOver,
+    Leave,
     Ping,
     Pong,
     ProtocolError,
     React,
+    SetPace,
+    Skip,
     Start,
     parse_message,
 )
@@ -201,6 +205,13 @@ class Connection:
             return True
         return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
 
+    def _reseat(self, table: Table) -> None:
+        """Follow our seat when the game starts and the seed draws the seating."""
+        if self.seat is not None and self.secret and table.status != "lobby":
+            now = table.seat_of(hash_secret(self.secret))
+            if now is not None:
+                self.seat = now
+
     async def pump(self, sub: Any, after: int) -> None:
         """Send every published event above ``after`` to this socket.
 
@@ -215,14 +226,16 @@ class Connection:
                 continue
             kind = event.get("type")
             text = frames.cached(event)
-            if text is None or kind in ("relinked", "handed"):
+            if text is None or kind in ("relinked", "handed", "left", "started"):
                 table = await self.service.get(self.game_id)
                 if table is None:
                     return
+                if kind == "started":  # the seed drew the seats: follow our player
+                    self._reseat(table)
                 if text is None:
                     text = frames.text(table, event)
                 await self.send_text(text)
-                if kind in ("relinked", "handed") and not self._still_mine(table):
+                if kind in ("relinked", "handed", "left") and not self._still_mine(table):
                     await self.ws.close(code=4001)
                     return
             else:
@@ -275,6 +288,7 @@ class Connection:
             except TableError as exc:
                 await self.error(table, exc.code)
             return
+        self._reseat(table)
         if self.seat is None or not self._still_mine(table):
             await self.error(table, "not_seated")
             return
@@ -288,6 +302,12 @@ class Connection:
                     await self._behind(msg.battle)
             elif isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
+            elif isinstance(msg, SetPace):
+                await set_pace(self.service, self.game_id, self.seat, msg.pace)
+            elif isinstance(msg, Skip):
+                await fast_forward(self.service, self.game_id, self.seat)
+            elif isinstance(msg, Leave):
+                await leave(self.service, self.game_id, self.seat)
             elif isinstance(msg, Start):
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):
@@ -349,4 +369,4 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
                 pump.cancel()
                 with contextlib.suppress(BaseException):
                     await pump
-            await service.disconnect(table.id, seat)
+            await service.disconnect(table.id, conn.seat)

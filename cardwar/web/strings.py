@@ -199,6 +199,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             },
             "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
             **_social_strings(locale, variant),
+            **_table_strings(locale),
             "errors": {
                 "not_creator": _("Only the player who created the game can start it."),
                 "not_seated": _("You are not seated at this table."),
@@ -209,6 +210,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_lobby": _("The game has already started."),
                 "rate_limited": _("Slow down a little: too many moves at once."),
                 "not_gone": _("That player is not away."),
+                "not_out": _("Only a player who is out can skip to the result, and only "
+                             "while nobody in play flips by hand."),
                 "not_over": _("The game is not over yet."),
                 "seat_taken": _("That seat is already taken."),
                 "no_seat": _("Every seat is taken."),
@@ -239,6 +242,31 @@ def reaction_words(variant: str = PEACE.name) -> dict[str, str]:
         "again": _("One more?"),
     }
     return words
+
+
+def _table_strings(locale: str) -> dict[str, Any]:
+    """Numbers, seating, pace, idle and leaving (see :func:`client_strings`)."""
+    _ = i18n.gettext
+    return {
+        "number": i18n.number_words(locale),
+        "seating_lobby": _("When the game starts, the seed draws who sits where: the seats do "
+                           "not win equally often, so nobody chooses one."),
+        # TRANSLATORS: {names} lists the players in the order of their seats at the table
+        "seating_note": _("Seats drawn from the seed: {names}."),
+        "pace": _("Pace of automatic flips"),
+        # TRANSLATORS: a pace of play (automatic flips)
+        "paces": {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")},
+        "skip": _("Skip to the result"),
+        "skipping": _("Skipping to the result…"),
+        "away_you": _("You did not flip for several battles: the computer plays for you. "
+                      "Flip to take your seat back."),
+        "leave": _("Leave the table"),
+        "leave_confirm": _("Leave this game? The computer plays your seat to the end, and "
+                           "you cannot take it back."),
+        # TRANSLATORS: a tag by a seat whose player left; the computer plays it
+        "left": _("left the table"),
+        "left_said": _("{name} left the table: the computer plays for them."),
+    }
 
 
 def _social_strings(locale: str, variant: str) -> dict[str, Any]:
@@ -316,6 +344,7 @@ def listing_strings(locale: str) -> dict[str, Any]:
             "join_label": _("Join this game of {game} ({language})"),
             "connecting": _("Connecting…"),
             "reconnecting": _("The connection was lost. Reconnecting…"),
+            "number": i18n.number_words(locale),
         }
     finally:
         i18n.current_locale.reset(token)

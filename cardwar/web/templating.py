@@ -12,6 +12,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from babel.core import get_global, parse_locale
 from fastapi import Request
@@ -19,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import cardwar
+from cardwar.tables.nicknames import MAX_NICKNAME
 
 from . import i18n
 from .variants import pages
@@ -121,11 +123,17 @@ def commit(settings: Any = None) -> str:
     return _git_commit() or configured or "unknown"
 
 
+def _path(request: Request) -> str:
+    """The request's path as it goes in a link: percent-encoded again (a decoded
+    ``%00`` or space never reaches the page raw)."""
+    return quote(request.url.path, safe="/-._~!$&'()*+,;=:@")
+
+
 def alternates(request: Request, locale: str) -> list[tuple[str, str]]:
     """``(hreflang, absolute URL)`` for the current page in every locale,
     then ``x-default`` (``/`` on the home page, else the English page)."""
     base = str(request.base_url).rstrip("/")
-    path = request.url.path
+    path = _path(request)
     rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else path
     rest = rest or "/"
     links = [(loc, f"{base}/{loc}{rest}") for loc in i18n.LOCALES]
@@ -136,7 +144,7 @@ def alternates(request: Request, locale: str) -> list[tuple[str, str]]:
 
 def page_path(request: Request, locale: str, target: str) -> str:
     """The current page's path in locale ``target`` (for the switcher)."""
-    path = request.url.path
+    path = _path(request)
     rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else "/"
     return f"/{target}{rest or '/'}"
 
@@ -182,6 +190,10 @@ def render(
             "variant_pages": pages(),
             "site_url": str(request.base_url).rstrip("/"),
             "og_locale": OG_LOCALES.get(locale, "en_US"),
+            # nickname fields: the server counts code points, maxlength counts UTF-16
+            # units (two for an emoji): the pattern (matched per code point) decides
+            "nickname_units": 2 * MAX_NICKNAME,
+            "nickname_pattern": f".{{1,{MAX_NICKNAME}}}",
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

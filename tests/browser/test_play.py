@@ -143,6 +143,11 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
         a.locator("#start-game").click()
         b.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")
+        # the seed drew the seats (RULES.md 9): where Ann and Bea sit
+        ann = a.locator(".tseat--you").get_attribute("data-seat")
+        bea = b.locator(".tseat--you").get_attribute("data-seat")
+        assert {ann, bea} == {"0", "1"}
         for _ in range(3):
             before = battles(a)
             a.locator("#my-pile").click()
@@ -152,7 +157,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
             b.wait_for_function(
                 f"+document.getElementById('table').dataset.battle > {before}")
         a.locator("#my-pile").click()  # Ann has flipped for battle 4; Bea has not
-        b.wait_for_selector(".tseat[data-seat='0'] .tseat__state--ready")
+        b.wait_for_selector(f".tseat[data-seat='{ann}'] .tseat__state--ready")
         counts = a.locator(".pile__count").all_inner_texts()
         battle_a = a.locator("#battle-number").inner_text()
 
@@ -168,9 +173,9 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         assert a.locator("#battle-number").inner_text() == battle_a == "Battle 4 of 1,000"
         assert b.locator("#battle-number").inner_text() == "Schlacht 4 von 1.000"
         assert a.locator(".pile__count").all_inner_texts() == counts
-        assert a.locator(".tseat--you").get_attribute("data-seat") == "0"
-        assert b.locator(".tseat--you").get_attribute("data-seat") == "1"
-        assert a.locator(".tseat[data-seat='0'] .tseat__state--ready").count() == 1
+        assert a.locator(".tseat--you").get_attribute("data-seat") == ann
+        assert b.locator(".tseat--you").get_attribute("data-seat") == bea
+        assert a.locator(f".tseat[data-seat='{ann}'] .tseat__state--ready").count() == 1
         b.locator("#my-pile").click()  # the game carries on
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 4")
     finally:
