@@ -243,15 +243,19 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     tables = service(ws)
     table = await tables.get(game_id)
-    if table is None or not guard(ws).open_socket(ws, game_id):  # unknown, or too many
+    if table is None:
         await ws.close(code=1008)
         return
     secret = ws.cookies.get(cookie_name(game_id))
     seat = table.seat_of(hash_secret(secret)) if secret else None
+    seated = seat is not None
+    if not guard(ws).open_socket(ws, game_id, seated=seated):  # too many
+        await ws.close(code=1008)
+        return
     connection_opened()
     try:  # catch-up, heartbeats, validated messages: cardwar.web.socket (issue 5)
         await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat,
                            ws.app.state.sockets)
     finally:
         connection_closed()
-        guard(ws).close_socket(ws, game_id)
+        guard(ws).close_socket(ws, game_id, seated=seated)
