@@ -62,6 +62,8 @@ IDLE_POLL = 0.05
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
 
+#: Seconds between reads of the store for missed events while Redis is unreachable.
+POLL_WHILE_LOST = 1.0
 
 
 class RedisBus:
@@ -87,6 +89,7 @@ class RedisBus:
         self.url = url
         self.liveness_ttl = liveness_ttl
         self._keep_alive_task: asyncio.Task[None] | None = None
+        self._poller: asyncio.Task[None] | None = None
         self.prefix = prefix
         self.origin = uuid.uuid4().hex[:16]
         self.reconnect_delay = reconnect_delay
@@ -209,11 +212,25 @@ class RedisBus:
             return set(ordered)
         return {o for o, n in zip(ordered, found, strict=True) if n}
 
+    async def _poll_while_lost(self) -> None:
+        """While the listener is lost, every :data:`POLL_WHILE_LOST` seconds each
+        subscription reads the store for the events it missed (played on other
+        processes, or here: nothing reaches a page through Redis while it is
+        down), so no page waits in silence for the whole outage."""
+        while not self._closed:
+            await asyncio.sleep(POLL_WHILE_LOST)
+            if self.lost:
+                for subs in list(self._subs.values()):
+                    for sub in subs:
+                        sub.resync()
+
     async def _listen(self, game_id: str) -> None:
         if self._keep_alive_task is None and not self._closed:
             await self._refresh_alive()  # alive before anyone hears of our players
             self._keep_alive_task = asyncio.create_task(self._keep_alive(),
                                                         name="redis-bus-alive")
+            self._poller = asyncio.create_task(self._poll_while_lost(),
+                                               name="redis-bus-poll-while-lost")
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
@@ -336,6 +353,11 @@ class RedisBus:
         """Stop keeping this process's liveness key and delete it: the other
         processes take it for dead at their next check (``close`` does this;
         a test may, to stand for a process that died)."""
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(BaseException):
+                await self._poller
+            self._poller = None
         if self._keep_alive_task is not None:
             self._keep_alive_task.cancel()
             with contextlib.suppress(BaseException):

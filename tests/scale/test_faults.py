@@ -59,7 +59,7 @@ async def auto_to_the_end(players: list[Player]) -> dict[str, Any]:
     """Both switch auto-flip on; read until the game is over; the ``over`` message."""
     for p in players:
         await p.ws.send(json.dumps({"type": "auto", "on": True}))
-    results = [await p.until("over") for p in players]
+    results = await asyncio.gather(*(p.until("over") for p in players))  # both read
     assert all(r["type"] == "over" for r in results)
     return results[0]
 
@@ -98,7 +98,7 @@ def test_redis_stopped_and_started_mid_game_across_two_processes(pg_url, redis_p
     redis = PrivateRedis(tmp_path)
     redis.start()
     env = {"CARDWAR_REDIS_PREFIX": redis_prefix, "CARDWAR_COMPUTER_DELAY": "0.02",
-           "CARDWAR_FLIP_TIMEOUT": "120", "PYTHONUNBUFFERED": "1"}
+           "CARDWAR_FLIP_TIMEOUT": "120", "PYTHONUNBUFFERED": "1", "CARDWAR_PEACE_SHOW": "0"}
     servers = [Server(pg_url, redis.url, env, tmp_path / f"server{i}.log") for i in range(2)]
     try:
         for s in servers:
@@ -112,7 +112,8 @@ def test_redis_stopped_and_started_mid_game_across_two_processes(pg_url, redis_p
             await ann.connect()
             await bob.connect()
             await ann.send("start")
-            await asyncio.gather(ann.until("started"), bob.until("started"))
+            started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
+            seat = started.get("seating", [0, 1]).index(0)  # Ann's drawn table seat
             for battle in (1, 2):
                 await asyncio.sleep(0.3)
                 await asyncio.gather(ann.send("flip"), bob.send("flip"))
@@ -123,14 +124,16 @@ def test_redis_stopped_and_started_mid_game_across_two_processes(pg_url, redis_p
             await asyncio.sleep(1.0)  # both listeners have noticed
             # every flip is answered though the processes cannot hear each other
             await ann.send("flip")
-            assert (await ann.until("flipped", seat=0))["battle"] == 3
+            assert (await ann.until("flipped", seat=seat))["battle"] == 3
             await asyncio.sleep(0.3)
             await bob.send("flip")  # his process reads Ann's flip from the store
             assert (await bob.until("battle", battle=3))["winner"] is not None
-            await asyncio.sleep(0.3)
-            await ann.send("flip")  # her page gets battle 3 from the store, then her flip
+            # her page hears battle 3 without sending anything: while Redis is
+            # down her process reads the store for what its pages missed
             await ann.until("battle", battle=3)
-            assert (await ann.until("flipped", seat=0))["battle"] == 4
+            await asyncio.sleep(0.3)
+            await ann.send("flip")
+            assert (await ann.until("flipped", seat=seat))["battle"] == 4
 
             redis.start()
             await asyncio.sleep(2.0)  # the listeners are back and resynced
@@ -195,7 +198,7 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
     cluster = PrivateCluster()
     cluster.start()
     env = {"CARDWAR_COMPUTER_DELAY": "0.02", "CARDWAR_FLIP_TIMEOUT": "120",
-           "PYTHONUNBUFFERED": "1"}
+           "PYTHONUNBUFFERED": "1", "CARDWAR_PEACE_SHOW": "0"}
     server = None
     try:
         server = Server(cluster.url, "", env, tmp_path / "server.log")
@@ -208,7 +211,8 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
             await ann.connect()
             await bob.connect()
             await ann.send("start")
-            await asyncio.gather(ann.until("started"), bob.until("started"))
+            started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
+            seat = started.get("seating", [0, 1]).index(0)  # Ann's drawn table seat
             for battle in (1, 2):
                 await asyncio.sleep(0.3)
                 await asyncio.gather(ann.send("flip"), bob.send("flip"))
@@ -218,7 +222,7 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
             cluster.pg_ctl("-m", "fast", "restart")  # every pooled connection dies
             await asyncio.sleep(0.3)
             await ann.send("flip")  # saved on a new connection; her socket stays open
-            assert (await ann.until("flipped", seat=0))["battle"] == 3
+            assert (await ann.until("flipped", seat=seat))["battle"] == 3
             await asyncio.sleep(0.3)
             await bob.send("flip")
             await asyncio.gather(ann.until("battle", battle=3), bob.until("battle", battle=3))
@@ -232,7 +236,7 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
             cluster.run()
             await asyncio.sleep(0.3)
             await ann.send("flip")
-            assert (await ann.until("flipped", seat=0))["battle"] == 4
+            assert (await ann.until("flipped", seat=seat))["battle"] == 4
             await asyncio.sleep(0.3)
             await bob.send("flip")
             await asyncio.gather(ann.until("battle", battle=4), bob.until("battle", battle=4))
