@@ -70,7 +70,8 @@ def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale,
         page.wait_for_url(re.compile(r".*/replay$"))
         page.locator("#replay-last").click()
         assert page.locator("#replay").get_attribute("data-step") == "2"
-        assert page.locator("#turn-pile").get_attribute("data-size") == "4"
+        assert page.locator("#turn-pile").get_attribute("data-size") == "0"  # taken
+        assert page.locator("#turn-pile .pcard").count() == 4
     finally:
         ctx.close()
 
@@ -146,5 +147,47 @@ def test_the_endless_deal_shows_its_cycle(browser, live_server, axe_source):
         assert "1" in page.locator("#replay-rounds").inner_text()
         page.locator("#replay-play").click()  # pause
         assert serious_axe_violations(page, axe_source) == []
+    finally:
+        ctx.close()
+
+
+def _pile_total(page) -> int:
+    """The cards in both piles (their labels) plus those on the table."""
+    labels = page.locator("#replay-seats .pile").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    piles = sum(int(re.findall(r"\d+", label.replace(",", ""))[-1]) for label in labels)
+    return piles + int(page.locator("#turn-pile").get_attribute("data-size") or 0)
+
+
+def test_the_replay_never_counts_more_than_52_cards(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records/paulhus-1999")
+        for button in ("#replay-next", "#replay-next", "#replay-last"):
+            page.locator(button).click()
+            # a trick was just taken: its cards are in the taker's pile
+            assert page.locator("#turn-pile").get_attribute("data-size") == "0"
+            assert _pile_total(page) == 52
+    finally:
+        ctx.close()
+
+
+def test_the_cycle_counter_restarts_with_first_and_counts_the_last_trick(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records/casella-2024")
+        cycle = page.locator("#replay-cycle")
+        page.locator("#replay-last").click()  # trick 66: the position after trick 4 again
+        assert _step(page) == 66
+        assert cycle.get_attribute("data-rounds") == "1"
+        page.locator("#replay-next").click()  # round again: trick 5 for the second time
+        assert _step(page) == 5
+        assert cycle.get_attribute("data-rounds") == "1"
+        page.locator("#replay-last").click()
+        assert cycle.get_attribute("data-rounds") == "2"
+        page.locator("#replay-first").click()
+        assert _step(page) == 0
+        assert cycle.get_attribute("data-rounds") == "0"
+        assert "0" in page.locator("#replay-rounds").inner_text()
     finally:
         ctx.close()
