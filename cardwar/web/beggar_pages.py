@@ -19,7 +19,7 @@ from cardwar.engine import BEGGAR, beggar_json
 from cardwar.engine.beggar_deals import record_deal, record_results
 
 from .seats import check_locale, json_script
-from .strings import client_strings
+from .strings import client_strings, record_seat_names
 from .templating import render
 from .variants import page_of
 
@@ -50,7 +50,8 @@ async def record_replay(request: Request, locale: str, slug: str) -> Response:
     if deal is None:
         raise StarletteHTTPException(404)
     setup = deal.setup()
-    seats = [{"seat": s, "kind": "human", "nickname": None} for s in range(2)]
+    seats = [{"seat": s, "kind": "human", "nickname": name}
+             for s, name in enumerate(record_seat_names(locale))]
     data = {"record": beggar_json(setup, log=True), "seats": seats, "turns": True,
             "tie_word": None, "battle_limit": None, "locale": locale,
             "start_counts": [len(p) for p in setup.piles]}

@@ -47,6 +47,16 @@ def player_name(locale: str, n: int) -> str:
         i18n.current_locale.reset(token)
 
 
+def record_seat_names(locale: str) -> list[str]:
+    """How a record deal's replay names its two seats, as the published records
+    do: the first player (table seat 0) and the second player (seat 1)."""
+    token = i18n.current_locale.set(locale)
+    try:
+        return [i18n.gettext("First player"), i18n.gettext("Second player")]
+    finally:
+        i18n.current_locale.reset(token)
+
+
 def nickname_error(locale: str, code: str = "bad_char") -> str:
     """Why a nickname was refused (``code`` of the :class:`NicknameError`), in
     ``locale``; the same texts on creating and joining."""

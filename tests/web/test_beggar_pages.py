@@ -47,6 +47,20 @@ def test_the_records_page_lists_the_deals_with_our_counts(client, locale):
         assert host in SOURCES, host
 
 
+def test_records_name_the_players_as_the_records_do(client):
+    """First and second player (table seats 0 and 1), as the published records say."""
+    html = client.get("/en/beggar-my-neighbour/records").text
+    rows = dict(re.findall(r'<tr data-slug="([^"]+)">(.*?)</tr>', html, re.S))
+    assert "The first player wins" in rows["paulhus-1999"]
+    assert "The second player wins" in rows["mann-wu-2007"]
+    assert "Seat" not in html
+    replay = client.get("/en/beggar-my-neighbour/records/mann-wu-2007").text
+    data = json.loads(re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', replay, re.S).group(1))
+    assert [s["nickname"] for s in data["seats"]] == ["First player", "Second player"]
+    assert data["record"]["winner"] == 1
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_record_deal_opens_in_the_replay(client, locale):
     html = client.get(f"/{locale}/beggar-my-neighbour/records/casella-2024").text
