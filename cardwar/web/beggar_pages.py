@@ -58,7 +58,8 @@ async def record_replay(request: Request, locale: str, slug: str) -> Response:
             "start_counts": [len(p) for p in setup.piles]}
     return render(request, "play/replay.html", locale, page=page_of(BEGGAR),
                   active=BEGGAR.name, show_alternates=False, record=deal, turns=True,
-                  preview_image=BEGGAR.name, result=next(r for r in record_results() if r["slug"] == slug),
+                  preview_image=BEGGAR.name,
+                  result=next(r for r in record_results() if r["slug"] == slug),
                   strings_json=json_script(client_strings(locale, BEGGAR.name)),
                   replay_json=json_script(data), download=None, game_page=None,
                   records_page=records_path(locale))

@@ -27,7 +27,6 @@ from . import i18n
 from .templating import OG_LOCALES, static_url
 from .variants import page_of
 
-
 #: Where the preview images are (``static/og``).
 OG_DIR = Path(__file__).parent / "static" / "og"
 
