@@ -191,3 +191,32 @@ def test_the_cycle_counter_restarts_with_first_and_counts_the_last_trick(browser
         assert "0" in page.locator("#replay-rounds").inner_text()
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280, 1920])
+@pytest.mark.parametrize("locale", ["en", "pl"])
+def test_the_histogram_and_the_records_table_fit(browser, live_server, width, locale):
+    ctx, page = open_page(browser, width=width)
+    try:
+        page.goto(f"{live_server}/{locale}/beggar-my-neighbour")
+        rows = page.locator(".stats--histogram tbody tr").evaluate_all("""trs => trs.map(tr => {
+            const bar = tr.querySelector('td svg').getBoundingClientRect();
+            const count = tr.querySelector('td').lastElementChild.getBoundingClientRect();
+            const text = [...tr.querySelector('td').querySelectorAll('*')].at(-1)
+                .getBoundingClientRect();
+            return {x: Math.round(bar.left), wraps: text.top >= bar.bottom,
+                    right: Math.max(count.right, text.right)};
+        })""")
+        assert len(rows) >= 10
+        assert len({r["x"] for r in rows}) == 1  # every bar starts at the same x
+        assert not any(r["wraps"] for r in rows)  # its count beside it, not under it
+        wrap = page.locator(".stats--histogram").evaluate(
+            "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert wrap[0] <= wrap[1]
+        page.goto(f"{live_server}/{locale}/beggar-my-neighbour/records")
+        box = page.locator(".records__wrap").evaluate("e => [e.scrollWidth, e.clientWidth]")
+        if width >= 1280:  # on a desktop the whole table fits its box: no scrollbar
+            assert box[0] <= box[1]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        ctx.close()
