@@ -12,12 +12,12 @@ from cardwar.web.i18n import LOCALES
 
 PAGES = ("", "peace", "war")
 TITLES = {
-    "en": ("Peace and War", "Peace: rules", "War: rules"),
-    "it": ("Pace e Guerra", "Pace: regole", "Guerra: regole"),
-    "de": ("Frieden und Krieg", "Frieden: Regeln", "Krieg: Regeln"),
-    "es": ("Paz y Guerra", "Paz: reglas", "Guerra: reglas"),
-    "pl": ("Pokój i Wojna", "Pokój: zasady", "Wojna: zasady"),
-    "cs": ("Mír a Válka", "Mír: pravidla", "Válka: pravidla"),
+    "en": ("Peace, War and Beggar-my-neighbour", "Peace: rules", "War: rules"),
+    "it": ("Pace, Guerra e Beggar-my-neighbour", "Pace: regole", "Guerra: regole"),
+    "de": ("Frieden, Krieg und Beggar-my-neighbour", "Frieden: Regeln", "Krieg: Regeln"),
+    "es": ("Paz, Guerra y Beggar-my-neighbour", "Paz: reglas", "Guerra: reglas"),
+    "pl": ("Pokój, Wojna i Beggar-my-neighbour", "Pokój: zasady", "Wojna: zasady"),
+    "cs": ("Mír, Válka a Beggar-my-neighbour", "Mír: pravidla", "Válka: pravidla"),
 }
 THOUSAND = {"en": "1,000", "it": "1.000", "de": "1.000", "es": "1000", "pl": "1000",
             "cs": "1\u00a0000"}

@@ -116,9 +116,9 @@ function drawCycle() {
   const box = byId("replay-cycle");
   box.hidden = !cycle;
   if (!cycle) return;
-  byId("replay-cycle-info").textContent = w.fmt(S.cycle_info, {
-    start: w.num(cycle.start_trick), start_cards: w.num(cycle.start_cards),
-    length: w.num(cycle.length_tricks), length_cards: w.num(cycle.length_cards),
+  byId("replay-cycle-info").textContent = w.plural(S.cycle_info, cycle.length_tricks, {
+    start: w.num(cycle.start_trick), start_cards: w.plural(S.cards, cycle.start_cards),
+    length_cards: w.plural(S.cards, cycle.length_cards),
   });
   // the last logged trick brings back the position after start_trick: one more round
   const rounds = laps + (step === log.length ? 1 : 0);
