@@ -7,7 +7,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs bench stats clean \
+.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs language bench stats clean \
 	axe locks dist
 
 # What the site needs (requirements.lock), and cardwar itself, editable: its
@@ -43,6 +43,19 @@ catalogs: $(STAMP)
 				|| $(BIN)/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; \
 		done; \
 	fi
+
+# Start a new language's catalogs from the English ones: make language CODE=pt_BR
+# (Babel's code, with an underscore). The English Plural-Forms line is left out,
+# so the new catalogs get the language's own plural rule from Babel's CLDR data.
+language: $(STAMP)
+	@test -n "$(CODE)" || { echo "usage: make language CODE=ll or ll_CC" >&2; exit 2; }
+	@for domain in messages play; do \
+		sed '/^"Plural-Forms/d' cardwar/locales/en/LC_MESSAGES/$$domain.po \
+			> cardwar/locales/$$domain.pot.tmp && \
+		$(BIN)/pybabel -q init -w 100 -D $$domain -l $(CODE) -d cardwar/locales \
+			-i cardwar/locales/$$domain.pot.tmp; status=$$?; \
+		rm -f cardwar/locales/$$domain.pot.tmp; test $$status = 0 || exit 1; \
+	done
 
 run: install
 	$(BIN)/cardwar serve --host $(HOST) --port $(PORT)

@@ -12,6 +12,10 @@ do) and then ``--seconds`` measured seconds. It reports:
   each of its players receiving that battle's result (players flip at random
   moments of each period; ``--together``: at the same instant),
 * errors (error frames, timeouts > 5 s, closed sockets),
+* server CPU per flip: the server processes' CPU seconds (user + system, all
+  threads) during the measured seconds / flips answered in them,
+* with ``--spectators N``: N more sockets, mostly idle (spectators of tables
+  left in the lobby, ``--per-table`` each, answering the heartbeats),
 * server memory per connection: (RSS with everyone connected - RSS before)
   / connections, summed over the server processes.
 
@@ -23,6 +27,7 @@ Examples::
 
     .venv/bin/python bench/load.py --games 1000 --seconds 60
     .venv/bin/python bench/load.py --processes 2 --postgres --games 1000 --seconds 60
+    .venv/bin/python bench/load.py --games 1000 --spectators 17900 --seconds 60
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 MAX_GAMES = 3000
 MAX_SECONDS = 600
+#: Most idle spectator sockets (one process may open 20,000 files here: ulimit -n).
+MAX_SPECTATORS = 19_000
 PG_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 #: A message's type, read without parsing the whole message.
@@ -81,16 +88,17 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                   ) -> list[tuple[subprocess.Popen[bytes], str]]:
     """Start ``n`` ``cardwar serve`` processes; wait until each answers /healthz.
 
-    ``profile``: run each under cProfile, writing ``logdir/serverN.prof`` at exit.
+    ``profile``: run each under ``bench/cpuprof.py`` (a CPU-time cProfile switched
+    on by SIGUSR1, off by SIGUSR2), writing ``logdir/serverN.prof`` at exit.
     """
     import httpx
 
     servers = []
     for i in range(n):
         port = free_port()
-        prof = ["-m", "cProfile", "-o", str(logdir / f"server{i}.prof")] if profile else []
-        cmd = [sys.executable, *prof, "-m", "cardwar.cli", "serve", "--port", str(port),
-               "--database", database]
+        entry = ([str(ROOT / "bench" / "cpuprof.py"), str(logdir / f"server{i}.prof")]
+                 if profile else ["-m", "cardwar.cli"])
+        cmd = [sys.executable, *entry, "serve", "--port", str(port), "--database", database]
         if redis:
             cmd += ["--redis", redis]
         log = (logdir / f"server{i}.log").open("wb")
@@ -194,7 +202,7 @@ async def _close_game(players: list[_Player], stats: dict[str, Any]) -> None:
 
 async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict[str, float],
                 stats: dict[str, Any], ready: asyncio.Event, connected: list[int],
-                together: bool = False) -> None:
+                together: bool = False, opened: asyncio.Event | None = None) -> None:
     """One table of the run: two players flipping until the end of the run.
 
     A game that ends before the run does is replaced by a new one at once, so
@@ -207,6 +215,8 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
         stats["setup_errors"] += 1
         stats["last_error"] = repr(exc)
         return
+    if opened is not None:
+        opened.set()
     await ready.wait()
     start, stop, measure = schedule["start"], schedule["stop"], schedule["measure"]
     period = 1.0 / rate
@@ -274,9 +284,59 @@ async def _game(bases: tuple[str, str], client: Any, rate: float, schedule: dict
     await _close_game(players, stats)
 
 
+async def _watch(base: str, gid: str, stats: dict[str, Any], stop: asyncio.Event) -> Any:
+    """Connect one spectator to ``gid``: it answers pings and reads everything else."""
+    from websockets.asyncio.client import connect
+
+    ws = await connect(base.replace("http://", "ws://") + f"/ws/g/{gid}",
+                       additional_headers={"Origin": base}, ping_interval=None,
+                       max_queue=None, open_timeout=120)
+
+    async def read() -> None:
+        try:
+            async for raw in ws:
+                if raw.startswith('{"type":"ping"'):
+                    await ws.send('{"type":"pong"}')
+        except Exception:  # noqa: BLE001 - reported below
+            pass
+        if not stop.is_set():
+            stats["errors"] += 1
+            stats["last_error"] = "a spectator's socket closed"
+
+    return ws, asyncio.create_task(read())
+
+
+async def _spectators(bases: list[str], count: int, per_table: int, client: Any,
+                      stats: dict[str, Any], stop: asyncio.Event) -> list[Any]:
+    """``count`` spectators on tables of their own, ``per_table`` each: tables
+    created and left in the lobby, so the sockets are idle but for heartbeats."""
+    sem = asyncio.Semaphore(50)
+    tables = []
+    for i in range(-(-count // per_table)):
+        base = bases[i % len(bases)]
+        r = await client.post(f"{base}/en/play", headers={"Origin": base}, data={
+            "variant": "peace", "players": "2", "seat1": "friend", "nickname": "Ann"})
+        if r.status_code != 303:
+            raise RuntimeError(f"create: {r.status_code}")
+        tables.append((base, r.headers["location"].rsplit("/", 1)[1]))
+
+    async def one(i: int) -> Any:
+        base, gid = tables[i // per_table]
+        async with sem:
+            try:
+                return await _watch(base, gid, stats, stop)
+            except Exception as exc:  # noqa: BLE001
+                stats["setup_errors"] += 1
+                stats["last_error"] = repr(exc)
+                return None
+
+    return [w for w in await asyncio.gather(*(one(i) for i in range(count))) if w]
+
+
 async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float,
                        warmup: float, go: Any, ready_flag: Any,
-                       together: bool) -> dict[str, Any]:
+                       together: bool, spectators: int = 0, per_table: int = 18,
+                       servers: list[str] | None = None) -> dict[str, Any]:
     import httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
@@ -294,14 +354,23 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         tasks: list[asyncio.Task[None]] = []
 
         async def launch(bases: tuple[str, str]) -> None:
-            async with sem:
+            async with sem:  # until this game is connected (or failed to)
+                opened = asyncio.Event()
                 task = asyncio.create_task(
-                    _game(bases, client, rate, schedule, stats, ready, connected, together))
+                    _game(bases, client, rate, schedule, stats, ready, connected, together,
+                          opened))
                 tasks.append(task)
-                while connected[0] < 2 * len(tasks) and not task.done():
-                    await asyncio.sleep(0.005)
+                waiting = asyncio.create_task(opened.wait())
+                await asyncio.wait([task, waiting], timeout=120,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
 
         await asyncio.gather(*(launch(b) for b in games))
+        stop = asyncio.Event()
+        watching = []
+        if spectators and servers:
+            watching = await _spectators(servers, spectators, per_table, client, stats, stop)
+            connected[0] += len(watching)
         ready_flag.set()  # tell the parent everyone is connected
         while not go.is_set():
             await asyncio.sleep(0.05)
@@ -310,17 +379,24 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
         schedule["stop"] = schedule["measure"] + seconds
         ready.set()
         await asyncio.gather(*tasks)
+        stop.set()
+        for ws, reader in watching:
+            with suppress(Exception):
+                await ws.close()
+            reader.cancel()
         stats["connected"] = connected[0]
     return stats
 
 
 def _worker(games: list[tuple[str, str]], rate: float, seconds: float, warmup: float,
-            go: Any, ready_flag: Any, out: Any, together: bool) -> None:
+            go: Any, ready_flag: Any, out: Any, together: bool, spectators: int,
+            per_table: int, servers: list[str]) -> None:
     with suppress(ImportError):
         import uvloop
 
         uvloop.install()
-    stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together))
+    stats = asyncio.run(_worker_main(games, rate, seconds, warmup, go, ready_flag, together,
+                                     spectators, per_table, servers))
     out.put(stats)
 
 
@@ -341,10 +417,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--together", action="store_true",
                     help="both players of a game flip at the same instant (worst case); "
                          "default: each at its own random moment of the period")
+    ap.add_argument("--spectators", type=int, default=0,
+                    help="idle sockets too: spectators of tables waiting in the lobby "
+                         f"(at most {MAX_SPECTATORS}), answering heartbeats")
+    ap.add_argument("--per-table", type=int, default=18, help="spectators per waiting table")
     ap.add_argument("--profile", action="store_true",
-                    help="run the servers under cProfile (slower; .prof files in the log folder)")
+                    help="profile the servers' CPU time during the measured seconds "
+                         "(slower; .prof files in the log folder)")
     args = ap.parse_args(argv)
     games = max(1, min(args.games, MAX_GAMES))
+    spectators = max(0, min(args.spectators, MAX_SPECTATORS))
+    args.per_table = max(1, min(args.per_table, 1000))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     warmup = max(0.0, min(args.warmup, 60.0))
     if args.processes > 1 and not args.postgres:
@@ -376,8 +459,10 @@ def main(argv: list[str] | None = None) -> int:
         k = max(1, args.clients)
         for w in range(k):
             flag = ctx.Event()
+            share = spectators // k + (w < spectators % k)
             proc = ctx.Process(target=_worker, args=(pairs[w::k], args.rate, seconds, warmup,
-                                                     go, flag, out, args.together))
+                                                     go, flag, out, args.together, share,
+                                                     args.per_table, bases))
             proc.start()
             workers.append(proc)
             flags.append(flag)
@@ -390,10 +475,16 @@ def main(argv: list[str] | None = None) -> int:
         rss1 = sum(rss_kib(p.pid) for p, _ in servers)
         go.set()
         time.sleep(warmup)
+        if args.profile:
+            for p, _ in servers:
+                p.send_signal(signal.SIGUSR1)
         cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
         wcpu0 = [cpu_seconds(w.pid) for w in workers]
         time.sleep(seconds)
         cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
+        if args.profile:
+            for p, _ in servers:
+                p.send_signal(signal.SIGUSR2)
         wcpu1 = [cpu_seconds(w.pid) for w in workers]
         results = [out.get(timeout=120) for _ in workers]
         for proc in workers:
@@ -420,7 +511,8 @@ def main(argv: list[str] | None = None) -> int:
                  f"{'PostgreSQL + Redis' if args.postgres else 'SQLite'}, "
                  f"{'same' if args.same_process or args.processes == 1 else 'different'}"
                  " server(s) per game's players",
-        "games": games, "connections": connections, "seconds": span, "warmup": warmup,
+        "games": games, "spectators": spectators, "connections": connections,
+        "seconds": span, "warmup": warmup,
         "target_flips_per_s": round(2 * games * args.rate, 1),
         "flips_per_s": round(flips / span, 1),
         "battles_per_s": round(sum(r["battles"] for r in results) / span, 1),
@@ -436,6 +528,8 @@ def main(argv: list[str] | None = None) -> int:
                            "after": round(rss2 / 1024, 1)},
         "server_cpu_percent": [round(100 * (b - a) / seconds)
                                for a, b in zip(cpu0, cpu1, strict=True)],
+        "server_cpu_ms_per_flip": round(1000 * sum(b - a for a, b in zip(cpu0, cpu1, strict=True))
+                                        / max(1, flips), 3),
         "client_cpu_percent": [round(100 * (b - a) / seconds)
                                for a, b in zip(wcpu0, wcpu1, strict=True)],
         "kib_per_connection": round((rss1 - rss0) / max(1, connections), 1),

@@ -1,6 +1,9 @@
 """The site's languages and their compiled gettext catalogs (Babel).
 
-Catalogs live in ``cardwar/locales/<locale>/LC_MESSAGES/<domain>.mo``,
+A locale is a BCP 47 tag, as URLs, ``hreflang`` and the browser's ``Intl``
+write it (``pt-BR``); Babel and gettext write it with an underscore
+(:func:`babel_locale`: ``pt_BR``). Catalogs live in
+``cardwar/locales/<babel_locale>/LC_MESSAGES/<domain>.mo``,
 compiled from the ``.po`` by every install (the build step in setup.py;
 ``make catalogs`` after editing a ``.po``); the domains ``messages``
 (site) and ``play`` (online play) are merged into one
@@ -25,7 +28,13 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-LOCALES: tuple[str, ...] = ("en", "it", "de", "es", "pl", "cs")
+LOCALES: tuple[str, ...] = (
+    "en", "it", "de", "es", "pl", "cs",
+    "fr",
+    "pt-BR",
+    "nl",
+    "uk",
+)
 DEFAULT_LOCALE = "en"
 DOMAINS: tuple[str, ...] = ("messages", "play")
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
@@ -38,7 +47,17 @@ LANGUAGE_NAMES: dict[str, str] = {
     "es": "Español",
     "pl": "Polski",
     "cs": "Čeština",
+    "fr": "Français",
+    "pt-BR": "Português (Brasil)",
+    "nl": "Nederlands",
+    "uk": "Українська",
 }
+
+
+def babel_locale(locale: str) -> str:
+    """``locale`` (a BCP 47 tag of :data:`LOCALES`) as Babel and gettext write
+    it, which is also its catalog's directory: ``pt-BR`` -> ``pt_BR``."""
+    return locale.replace("-", "_")
 
 @cache
 def translations(locale: str) -> Translations:
@@ -54,7 +73,7 @@ def translations(locale: str) -> Translations:
         raise ValueError(f"unknown locale {locale!r}")
     merged: Translations | None = None
     for domain in DOMAINS:
-        loaded = Translations.load(str(LOCALE_DIR), [locale], domain)
+        loaded = Translations.load(str(LOCALE_DIR), [babel_locale(locale)], domain)
         if not isinstance(loaded, Translations):  # NullTranslations: no .mo file
             continue
         if merged is None:
@@ -99,9 +118,9 @@ def catalog_problem(locale: str, domain: str, locale_dir: Path | None = None) ->
     Returns a short text such as ``"pl/play.mo is missing"`` or
     ``"de/messages.mo does not match its .po (3 messages differ)"``.
     """
-    po = (locale_dir or LOCALE_DIR) / locale / "LC_MESSAGES" / f"{domain}.po"
+    po = (locale_dir or LOCALE_DIR) / babel_locale(locale) / "LC_MESSAGES" / f"{domain}.po"
     mo = po.with_suffix(".mo")
-    name = f"{locale}/{domain}"
+    name = f"{babel_locale(locale)}/{domain}"
     if not po.is_file():
         return f"{name}.po is missing"
     if not mo.is_file():
@@ -111,7 +130,7 @@ def catalog_problem(locale: str, domain: str, locale_dir: Path | None = None) ->
 
     try:
         with po.open("rb") as fh:
-            source = read_po(fh, locale=locale, domain=domain)
+            source = read_po(fh, locale=babel_locale(locale), domain=domain)
         with mo.open("rb") as fh:
             compiled = read_mo(fh)
     except Exception as exc:  # noqa: BLE001 - unreadable or corrupt: say which

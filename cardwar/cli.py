@@ -253,6 +253,9 @@ WS_MAX_SIZE = 4096
 # Messages are a few hundred bytes of JSON: permessage-deflate saves little on
 # them and costs about a third of the CPU of sending a frame, so it is off.
 WS_DEFLATE = False
+# The protocol's own heartbeat (cardwar.web.frames.Heartbeats) pings every page and
+# closes silent sockets: uvicorn's second, per-socket ping timer is off.
+WS_PING_INTERVAL = None
 
 
 def _tune_runtime() -> None:
@@ -286,7 +289,8 @@ def _serve(args: argparse.Namespace) -> None:
 
     _check_bind(args.host, args.port)
     # The stacked test deck is for tests only: `serve` never enables it.
-    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False)
+    settings = ops.load_settings(**overrides(args), testing_stacked_deck=False,
+                                  testing_seed=None)
     ops.check_services(settings.database, settings.redis)
     ops.check_catalogs()
     configure_logging("INFO")
@@ -295,7 +299,7 @@ def _serve(args: argparse.Namespace) -> None:
     uvicorn.run(create_app(settings, bind=args.host), host=args.host, port=args.port,
                 proxy_headers=False,
                 log_config=logging_config("INFO"), ws_max_size=WS_MAX_SIZE,
-                ws_per_message_deflate=WS_DEFLATE)
+                ws_per_message_deflate=WS_DEFLATE, ws_ping_interval=WS_PING_INTERVAL)
 
 
 def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:

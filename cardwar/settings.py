@@ -27,7 +27,12 @@ class Settings(BaseSettings):
         flip_timeout: seconds before a player who has not flipped is flipped for.
         gone_after: seconds before a disconnected player is played for.
         heartbeat: seconds between WebSocket pings (a silent socket is closed after 3).
-        computer_delay: seconds a computer seat waits before it flips.
+        computer_delay: seconds a computer seat waits before it flips (at the normal
+            pace; slow and fast scale it, see cardwar.tables.clocks).
+        peace_show: seconds a battle with a peace stays on the table before any
+            automatic flip, at the normal pace (slow 1.5x, fast 0.75x).
+        idle_away: battles in a row a seated player's idle clock may run out
+            before the seat is marked away and played for.
         presence_ttl: with several processes, seconds after which the players and
             spectators of a process that stopped without saying so (killed, its
             machine gone) are shown offline.
@@ -53,6 +58,8 @@ class Settings(BaseSettings):
         sweep_interval: seconds between the removals of expired lobbies and games.
         commit: the short commit shown in the footer when git is not available.
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
+        testing_seed: test-only: the seed of every new game, so its seating is
+            known (never in production).
     """
 
     model_config = SettingsConfigDict(env_prefix="CARDWAR_", extra="ignore")
@@ -64,6 +71,8 @@ class Settings(BaseSettings):
     gone_after: PositiveFloat = 120.0
     heartbeat: PositiveFloat = 20.0
     computer_delay: NonNegativeFloat = 0.8
+    peace_show: NonNegativeFloat = 3.0
+    idle_away: PositiveInt = 3
     presence_ttl: PositiveFloat = 15.0
     open_table_ttl: PositiveFloat = 1800.0
     allowed_hosts: str = ""
@@ -81,6 +90,7 @@ class Settings(BaseSettings):
     sweep_interval: PositiveFloat = 600.0
     commit: str | None = None
     testing_stacked_deck: bool = False
+    testing_seed: str | None = None
 
     def hosts(self, bind: str | None = None) -> list[str]:
         """The allowed ``Host`` names: the loopback names, then ``allowed_hosts``

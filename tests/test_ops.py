@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import cardwar.catalogs
-from cardwar.catalogs import catalog_problems
+from cardwar.catalogs import LOCALES, catalog_problems
 from cardwar.cli import main
 from cardwar.web.i18n import LOCALE_DIR
 from cardwar.web.templating import STATIC_DIR, module_url, static_url
@@ -78,7 +78,8 @@ def test_check_passes_on_a_migrated_database(capsys, db, locales) -> None:
         ["settings", "ok"], ["database", "ok"], ["redis", "ok"], ["catalogs", "ok"],
         ["directories", "ok"]]
     assert "schema at revision 0002 (the newest)" in lines[1]
-    assert lines[3].endswith("6 locales x 2 domains, each compiled and matching its .po")
+    assert lines[3].endswith(
+        f"{len(LOCALES)} locales x 2 domains, each compiled and matching its .po")
 
 
 def test_check_names_every_problem_and_exits_1(capsys, db, locales, tmp_path,

@@ -74,12 +74,15 @@ def new_request_id() -> str:
 
 #: The key of a "continue on another device" link (``/<locale>/g/<id>/continue/<key>``):
 #: a seat's secret, never written to a log.
-_CONTINUE_KEY = re.compile(r"(/continue/)[^/?#\s\"']+")
+#: However it is spelt (``Continue``, ``continue//key``, ``continue/%2Fkey``), the
+#: rest of the path after ``continue`` goes.
+_CONTINUE_KEY = re.compile(r"(/continue)(?:/|%2f)[^?#\s\"']*", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
-    """``text`` with every continue-link key replaced by ``-`` (as nginx logs it)."""
-    return _CONTINUE_KEY.sub(r"\1-", text) if "/continue/" in text else text
+    """``text`` with every continue-link key replaced by ``-`` (as nginx logs it):
+    ``/en/g/abc/continue/KEY?x`` becomes ``/en/g/abc/continue/-?x``."""
+    return _CONTINUE_KEY.sub(r"\1/-", text) if "continue" in text.lower() else text
 
 
 def _redacted(value: Any) -> Any:

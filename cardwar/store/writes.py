@@ -22,10 +22,11 @@ nothing and reports :class:`StaleWriteError`; the rest of the batch commits.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from cardwar.tables.records import StaleWriteError
 
@@ -40,6 +41,11 @@ _SQLITE_EVENT = (f"INSERT INTO {_EVENTS} (game_id, seq, type, data, created_at) 
                  "VALUES (?, ?, ?, ?, ?)")
 #: SQLAlchemy's storage format for a SQLite DATETIME.
 _SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON text (orjson: a battle's row in a microsecond, not ten)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +111,11 @@ async def write_postgres(pg: Any, batch: list[PendingSave]) -> list[BaseExceptio
 
     Returns per save None or its StaleWriteError (see the module docstring).
     """
-    games = [(s.game_id, s.expected_seq, s.status, s.battles, json.dumps(s.flipped), s.seq)
+    games = [(s.game_id, s.expected_seq, s.status, s.battles, _json(s.flipped), s.seq)
              for s in batch]
     seats = [(s.game_id, seat, kind, nick, secret_hash, auto)
              for s in batch for seat, kind, nick, secret_hash, auto in s.seats]
-    events = [(s.game_id, seq, kind, json.dumps(data))
+    events = [(s.game_id, seq, kind, _json(data))
               for s in batch for seq, kind, data in s.events]
     rows = await pg.fetch(_PG_SAVE, *_columns(games, 6), *_columns(seats, 6),
                           *_columns(events, 4))
@@ -129,7 +135,7 @@ def write_sqlite(conn: Any, batch: list[PendingSave]) -> list[BaseException | No
         for save in batch:
             now = save.now.strftime(_SQLITE_TIME)
             cursor.execute(_SQLITE_SAVE_GAME, (
-                save.status, save.battles, json.dumps(save.flipped), save.seq, now,
+                save.status, save.battles, _json(save.flipped), save.seq, now,
                 save.game_id, save.expected_seq))
             if cursor.rowcount != 1:
                 outcomes.append(_stale(save))
@@ -139,7 +145,7 @@ def write_sqlite(conn: Any, batch: list[PendingSave]) -> list[BaseException | No
                 cursor.executemany(_SQLITE_SAVE_SEAT, [
                     (kind, nick, secret_hash, auto, save.game_id, seat)
                     for seat, kind, nick, secret_hash, auto in save.seats])
-            rows += [(save.game_id, seq, kind, json.dumps(data), now)
+            rows += [(save.game_id, seq, kind, _json(data), now)
                      for seq, kind, data in save.events]
         if rows:
             cursor.executemany(_SQLITE_EVENT, rows)

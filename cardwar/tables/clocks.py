@@ -2,15 +2,23 @@
 
 For each battle still to be played:
 
-* a computer seat flips ``settings.computer_delay`` seconds into it,
-* a human with auto-flip on flips after ``computer_delay`` as well, and so
-  does a gone player's seat (:mod:`cardwar.tables.presence`),
+* a computer seat flips a *wait* into it: ``settings.computer_delay`` scaled
+  by the game's pace (:data:`PACE_DELAY`), plus, after a battle with a peace,
+  the time the peace is shown (``settings.peace_show`` scaled by
+  :data:`PACE_PEACE`), so that everyone can read it;
+* a human with auto-flip on flips after that wait as well, and so does a gone
+  (or away) player's seat (:mod:`cardwar.tables.presence`);
+* the game's pace is ``normal`` while a human in play flips by hand; when
+  nobody in play does (everyone on auto, away, or only computers left) it is
+  the fastest pace its human players chose; once a player who is out
+  fast-forwarded (``table.skipping``) there is no wait at all;
 * any other human still to flip is flipped for after ``settings.flip_timeout``,
-  counted only once someone is waiting: the idle clock of a battle starts at
-  its first flip by a player (or auto-flip), or by a computer or a gone seat
-  while the humans are active (one of them flipped in this battle or the one
-  before). So a game in which every human is idle does not play itself. The
-  start is published as an ``idle`` message (``battle``, ``left`` seconds).
+  counted only once a human is kept waiting: the idle clock of a battle starts
+  at its first flip by a human (by hand or by auto-flip), never at a
+  computer's. So a game in which every human is idle does not play itself,
+  and nobody is hurried by a computer. The start is published as an ``idle``
+  message (``battle``, ``left`` seconds). A seat whose clock runs out
+  ``settings.idle_away`` battles in a row is marked away (:meth:`Clocks.note_idle`).
 * In a game in turns (:attr:`cardwar.tables.kinds.Kind.clock_at_start`) only
   the seat to move flips, so nobody can flip first: its clock starts with
   the step, while a human has put down a card (themselves or by auto-flip)
@@ -35,6 +43,11 @@ from .events import FlipBy, Flipped, Idle, TableError
 from .table import Table
 from .timers import Timers
 
+#: How each pace scales ``settings.computer_delay`` (the wait before an automatic flip).
+PACE_DELAY: dict[str, float] = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
+#: How each pace scales ``settings.peace_show`` (how long a peace stays on the table).
+PACE_PEACE: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.75}
+
 #: Seconds added to the idle clock of a battle found half-flipped when a table
 #: is loaded (after a restart): a page retries its connection at most 15 s apart.
 RECONNECT_GRACE = 15.0
@@ -51,7 +64,8 @@ class Clocks:
     """The timers of every game this process follows.
 
     Args:
-        settings: ``flip_timeout``, ``computer_delay``, ``gone_after``.
+        settings: ``flip_timeout``, ``computer_delay``, ``peace_show``,
+            ``idle_away``, ``gone_after``.
         flip: flips for a seat when its timer fires.
         is_gone: ``is_gone(game_id, seat)``: the seat's player is away and
             played for (:meth:`cardwar.tables.presence.Presence.is_gone`).
@@ -72,6 +86,8 @@ class Clocks:
         self._idle: dict[str, tuple[int, float]] = {}
         # game -> the last battle a human flipped in (themselves or by auto-flip)
         self._human_flip: dict[str, int] = {}
+        # game -> seat -> battles in a row its idle clock flipped for it
+        self._timed: dict[str, dict[int, int]] = {}
 
     def arm_round(self, table: Table, flips: Sequence[Flipped] = ()) -> bool:
         """Arm the timers of ``table``'s coming battle (cancelling the earlier ones).
@@ -92,10 +108,10 @@ class Clocks:
             # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
             self._idle[table.id] = (table.steps + 1, self._now()
                                     + self.settings.flip_timeout + RECONNECT_GRACE)
-        delay = self.settings.computer_delay
+        delay = self.wait(table)
         for seat in table.to_flip():
             rec = table.record.seats[seat]
-            if rec.kind == "computer":
+            if rec.kind in ("computer", "left"):
                 self.arm(table, seat, "computer", delay)
             elif rec.auto_flip:
                 self.arm(table, seat, "auto", delay)
@@ -121,6 +137,47 @@ class Clocks:
         self._idle[table.id] = (coming, self._now() + self.settings.flip_timeout)
         return True
 
+    def pace(self, table: Table) -> str:
+        """The game's pace now: ``normal`` while a human in play flips by hand (and
+        is not away); otherwise the fastest pace its human players chose."""
+        if any(not self._is_gone(table.id, s) for s in table.by_hand()):
+            return "normal"
+        paces = [rec.pace for rec in table.record.seats if rec.kind == "human"]
+        return min(paces, key=lambda p: PACE_DELAY.get(p, 1.0)) if paces else "normal"
+
+    def wait(self, table: Table) -> float:
+        """Seconds before an automatic flip (computer, auto-flip, gone) of the
+        coming battle: the pace's delay, plus the time the last battle's peace
+        is shown when it had one; none once the game is fast-forwarded."""
+        if table.skipping:
+            return 0.0
+        pace = self.pace(table)
+        wait = self.settings.computer_delay * PACE_DELAY.get(pace, 1.0)
+        if bool(getattr(table.last, "peaces", None)):  # a peace (never a card in turns)
+            wait += self.peace_shown(pace)
+        return wait
+
+    def peace_shown(self, pace: str) -> float:
+        """Seconds a battle with a peace stays on the table before any automatic
+        flip at ``pace`` (``settings.peace_show`` scaled by :data:`PACE_PEACE`)."""
+        return self.settings.peace_show * PACE_PEACE.get(pace, 1.0)
+
+    def note_idle(self, table: Table, event: Flipped) -> bool:
+        """Count the flips the idle clock made for the seat of ``event``; True when
+        that seat's clock has now run out ``settings.idle_away`` battles in a row
+        (mark it away). A flip by the player starts the count again. Not in turns,
+        where the clocks of idle humans stop the game by themselves."""
+        if table.kind.clock_at_start:
+            return False
+        counts = self._timed.setdefault(table.id, {})
+        seat = event["seat"]
+        if event["by"] == "timer":
+            counts[seat] = counts.get(seat, 0) + 1
+            return counts[seat] >= self.settings.idle_away
+        if event["by"] in ("player", "auto"):
+            counts.pop(seat, None)
+        return False
+
     def note_flip(self, table: Table, event: Flipped) -> bool:
         """Note the ``flipped`` ``event``; start the battle's idle clock if it
         makes someone wait. True when a clock was started (and timers armed)."""
@@ -129,8 +186,7 @@ class Clocks:
             self._human_flip[table.id] = battle
         if battle != table.steps + 1 or self.idle_left(table) is not None:
             return False
-        active = self._human_flip.get(table.id, 0) >= battle - 1
-        if not (by in ("player", "auto") or (by in ("computer", "gone") and active)):
+        if by not in ("player", "auto"):  # a computer's flip keeps no human waiting
             return False
         timeout = self.settings.flip_timeout
         self._idle[table.id] = (battle, self._now() + timeout)

@@ -123,13 +123,16 @@ class Cluster:
         """
         if self.presence.heard(game_id, message, origin):
             return
+        if message.get("type") == "started" and isinstance(message.get("seating"), list):
+            self.presence.reseat(game_id, list(message["seating"]))
         seq = message.get("seq")
         table = self.cache.get(game_id)
         if seq is None or table is None or self.cache.is_stale(game_id) or seq <= table.seq:
             return
         if not self.cache.busy(game_id) and follow(table, message):
             kind = message["type"]
-            if kind in ("started", table.kind.step) and table.status == "playing":
+            if kind in ("started", table.kind.step, "pace", "fast_forward", "left") \
+                    and table.status == "playing":
                 self.clocks.arm_round(table)
             elif kind == "flipped" and table.status == "playing":
                 # its process publishes the idle message

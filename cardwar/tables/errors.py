@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     ALREADY_SEATED = "already_seated"
     NOT_OVER = "not_over"
     NOT_GONE = "not_gone"
+    NOT_OUT = "not_out"
     SEAT_TAKEN = "seat_taken"
     NAME_TAKEN = "name_taken"
     REMATCH_OFFERED = "rematch_offered"
@@ -47,6 +48,8 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.ALREADY_SEATED: "the sender has a seat at this table already",
     ErrorCode.NOT_OVER: "the game is not over yet",
     ErrorCode.NOT_GONE: "that seat's player is not away",
+    ErrorCode.NOT_OUT: "only a player who is out may fast-forward, and only while nobody in "
+                       "play flips by hand",
     ErrorCode.SEAT_TAKEN: "that seat is neither open nor kept for the sender",
     ErrorCode.NAME_TAKEN: "another seat has (or keeps) this nickname",
     ErrorCode.REMATCH_OFFERED: "a rematch was offered already (never sent to a page: "

@@ -26,6 +26,7 @@ text (each page words them in its reader's language).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, get_args
@@ -38,16 +39,19 @@ from .records import GameRecord
 if TYPE_CHECKING:
     from .kinds import AnyGame, Kind
 
-__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "REACTIONS",
+__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "PACES", "REACTIONS",
            "ReactionKey", "apply_event", "browser_keys", "follow", "seats_changed"]
 
 
 # -- shapes ----------------------------------------------------------------
-SeatKind = Literal["open", "human", "computer", "reserved"]
+SeatKind = Literal["open", "human", "computer", "reserved", "left"]
 FlipBy = Literal["player", "auto", "timer", "computer", "gone"]
 #: The preset reactions: five emoji (applause, surprise, laughter, sadness, a
 #: dove of peace) and three short phrases ("Good game", "Peace!" - "War!" in
 #: War - and "One more?"). Pages word them (cardwar/web/strings.py).
+#: A player's pace of automatic flips (see :mod:`cardwar.tables.clocks`).
+Pace = Literal["slow", "normal", "fast"]
+PACES: tuple[str, ...] = get_args(Pace)
 ReactionKey = Literal["clap", "wow", "laugh", "sad", "dove", "gg", "tie", "again"]
 REACTIONS: tuple[str, ...] = get_args(ReactionKey)
 
@@ -66,11 +70,15 @@ class Joined(TypedDict):
 
 
 class Started(TypedDict):
-    """The game started (open and reserved seats went to the computer)."""
+    """The game started (open and reserved seats went to the computer) and the
+    seed drew the seating (RULES.md 9): ``seating[s]`` is the lobby seat of the
+    player who now sits at table seat ``s``; every later message numbers seats
+    by table seat."""
 
     type: Literal["started"]
     seq: int
     counts: list[int]
+    seating: NotRequired[list[int]]
 
 
 class Flipped(TypedDict):
@@ -188,6 +196,37 @@ class Rematch(TypedDict):
     by: int
 
 
+class PaceSet(TypedDict):
+    """A player chose their pace of automatic flips (``slow``, ``normal`` or ``fast``).
+    When no human in play flips by hand, the game goes at the fastest pace of its
+    players."""
+
+    type: Literal["pace"]
+    seq: int
+    seat: int
+    pace: Pace
+
+
+class FastForward(TypedDict):
+    """Seat ``seat``, out of the game, fast-forwarded it to the result: nobody in
+    play flips by hand, and the battles left are played without waiting."""
+
+    type: Literal["fast_forward"]
+    seq: int
+    seat: int
+
+
+class Left(TypedDict):
+    """The player of ``seat`` left the table: the computer plays the seat to the end
+    (kind ``left``), or, in the lobby, the seat is open again; ``creator`` is the
+    seat that may start the game or hand seats over now."""
+
+    type: Literal["left"]
+    seq: int
+    seat: int
+    creator: int | None
+
+
 class Presence(TypedDict):
     """A seat's first connection opened, or its last one closed."""
 
@@ -258,7 +297,7 @@ class Pong(TypedDict):
 
 #: A stored event (numbered, saved, applied by every process following the game).
 Event = (Joined | Started | Flipped | Battle | Card | Over | AutoFlip | Handed | Relinked
-         | Rematch)
+         | Rematch | PaceSet | FastForward | Left)
 
 
 class TableState(Protocol):
@@ -271,6 +310,7 @@ class TableState(Protocol):
     last_json: dict[str, Any] | None
     rematch: str | None
     rematch_by: int | None
+    skipping: bool
 
 
 # -- how each stored event changes a table ---------------------------------------
@@ -285,8 +325,11 @@ def _joined(t: TableState, e: Joined) -> bool:
 
 
 def _started(t: TableState, e: Started) -> bool:
-    if t.record.status != "lobby":
+    order = e.get("seating") or list(range(len(t.record.seats)))
+    if t.record.status != "lobby" or sorted(order) != list(range(len(t.record.seats))):
         return False
+    lobby = t.record.seats
+    t.record.seats = [dataclasses.replace(lobby[p], seat=s) for s, p in enumerate(order)]
     t.record.status, t.record.flipped = "playing", []
     return True
 
@@ -346,6 +389,30 @@ def _handed(t: TableState, e: Handed) -> bool:
     return True
 
 
+def _pace(t: TableState, e: PaceSet) -> bool:
+    t.record.seats[e["seat"]].pace = e["pace"]
+    return True
+
+
+def _fast_forward(t: TableState, e: FastForward) -> bool:
+    if t.record.status != "playing":
+        return False
+    t.skipping = True
+    return True
+
+
+def _left(t: TableState, e: Left) -> bool:
+    rec = t.record.seats[e["seat"]]
+    if rec.kind != "human" or t.record.status == "over":
+        return False
+    if t.record.status == "lobby":  # not dealt yet: the seat is free again
+        rec.kind, rec.nickname = "open", None
+    else:
+        rec.kind = "left"
+    rec.secret_hash, rec.auto_flip = None, False
+    return True
+
+
 def _relinked(t: TableState, e: Relinked) -> bool:
     return True  # the new secret hash is set by the table, never sent
 
@@ -402,6 +469,9 @@ EVENTS: dict[str, EventSpec] = {
     "handed": EventSpec(Handed, _handed),
     "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False, handled=False),
     "rematch": EventSpec(Rematch, _rematch),
+    "pace": EventSpec(PaceSet, _pace, seats=False),
+    "fast_forward": EventSpec(FastForward, _fast_forward, seats=False),
+    "left": EventSpec(Left, _left),
     "presence": EventSpec(Presence),
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),

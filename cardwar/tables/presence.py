@@ -139,8 +139,43 @@ class Presence:
         self._gone.setdefault(game_id, set()).add(seat)
         await self._publish_gone(game_id, seat, True)
         if seat in table.to_flip() and not table.record.seats[seat].auto_flip:
-            self.clocks.arm(table, seat, "gone", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "gone", self.clocks.wait(table))
         return True
+
+    async def mark_away(self, table: Table, seat: int) -> bool:
+        """Play for ``seat`` from now on although its page is connected: its idle
+        clock ran out battle after battle (a frozen or forgotten tab). Flipping by
+        hand takes it back (:meth:`back`).
+
+        Returns:
+            True if the seat is now away (and ``gone`` was published).
+        """
+        if (table.status != "playing" or table.record.seats[seat].kind != "human"
+                or self.is_gone(table.id, seat)):
+            return False
+        self._gone.setdefault(table.id, set()).add(seat)
+        await self._publish_gone(table.id, seat, True)
+        if seat in table.to_flip():
+            self.clocks.arm(table, seat, "gone", self.clocks.wait(table))
+        return True
+
+    async def back(self, game_id: str, seat: int) -> None:
+        """``seat``'s player flipped by hand: no longer away (``gone`` false)."""
+        if self.is_gone(game_id, seat):
+            self._gone[game_id].discard(seat)
+            await self._publish_gone(game_id, seat, False)
+
+    def reseat(self, game_id: str, order: list[int]) -> None:
+        """The game started and the seed drew the seating (``order[s]``: the lobby
+        seat now at table seat ``s``): number what is known here by table seat."""
+        where = {p: s for s, p in enumerate(order)}
+        counter = self._online.get(game_id)
+        if counter is not None:
+            self._online[game_id] = Counter({where.get(p, p): n for p, n in counter.items()})
+        if game_id in self._gone:
+            self._gone[game_id] = {where.get(p, p) for p in self._gone[game_id]}
+        for origin, seats in self._remote_online.get(game_id, {}).items():
+            self._remote_online[game_id][origin] = {where.get(p, p) for p in seats}
 
     def forget(self, game_id: str) -> None:
         """``game_id`` ended: nobody is played for while away any more."""

@@ -26,14 +26,19 @@ class StaleWriteError(RuntimeError):
 
 @dataclass(slots=True)
 class SeatRecord:
-    """One seat as stored: ``kind`` is ``"open"``, ``"reserved"``, ``"human"`` or
-    ``"computer"`` (a reserved seat keeps ``nickname`` for a rematch's former player)."""
+    """One seat as stored: ``kind`` is ``"open"``, ``"reserved"``, ``"human"``,
+    ``"computer"`` or ``"left"`` (a player who left: the computer plays it; a reserved
+    seat keeps ``nickname`` for a rematch's former player, a left one its player's)."""
 
     seat: int
     kind: str = "open"
     nickname: str | None = None
     secret_hash: str | None = None
     auto_flip: bool = False
+    #: the player's pace of automatic flips (``slow``, ``normal``, ``fast``); kept
+    #: in memory and in the ``pace`` events, not in the seats table (a restart
+    #: brings every seat back to ``normal``)
+    pace: str = "normal"
 
 
 @dataclass(slots=True)

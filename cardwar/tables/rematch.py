@@ -44,7 +44,8 @@ async def known_rematch(service: TableService, table: Table) -> str | None:
 async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, str]:
     """The rematch of ``old``, offered by ``seat``: same options, a fresh deal."""
     record = old.record
-    computers = tuple(s.seat for s in record.seats if s.kind == "computer" and s.seat != seat)
+    computers = tuple(s.seat for s in record.seats
+                      if s.kind in ("computer", "left") and s.seat != seat)
     reserved = {s.seat: s.nickname for s in record.seats
                 if s.kind == "human" and s.seat != seat and s.nickname}
     return await service.create(

@@ -45,6 +45,8 @@ T = TypeVar("T")
 
 #: Tries of a change that keeps losing its version check to other processes.
 STALE_RETRIES = 8
+#: Seconds between two counts of the games in progress set off by games starting or ending.
+RECOUNT_EVERY = 1.0
 log = logging.getLogger("cardwar.tables")
 
 
@@ -60,7 +62,8 @@ class TableService:
     Args:
         store: where games live (migrated already).
         bus: where events are published.
-        settings: timers (``flip_timeout``, ``computer_delay``, ``gone_after``)
+        settings: timers (``flip_timeout``, ``computer_delay``, ``peace_show``,
+            ``idle_away``, ``gone_after``)
             and ``testing_stacked_deck``.
 
     Attributes:
@@ -81,6 +84,7 @@ class TableService:
         self.open_tables = OpenTables(store, bus, settings)
         self._gauges: asyncio.Task[None] | None = None
         self._closed = False
+        self._recounting = self._recount_again = False
 
     def _is_gone(self, game_id: str, seat: int) -> bool:
         return self.presence.is_gone(game_id, seat)
@@ -150,7 +154,7 @@ class TableService:
         if self.settings.testing_stacked_deck:
             deal: dict[str, Any] = {"hands": stacked_hands(v, players)}
         else:
-            deal = {"seed": new_seed()}
+            deal = {"seed": self.settings.testing_seed or new_seed()}
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
@@ -243,6 +247,8 @@ class TableService:
                          latency: float | None) -> None:
         """Publish ``events`` (saved), count them, and arm the timers they call for."""
         for event in events:
+            if event["type"] == "started" and "seating" in event:
+                self.presence.reseat(table.id, event["seating"])
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
@@ -260,6 +266,12 @@ class TableService:
             for event in events:
                 if event["type"] == "flipped" and self.clocks.note_flip(table, event):
                     await self.bus.publish(table.id, self.clocks.idle_message(table))
+        for event in events:  # idle battle after battle: away; a flip by hand: back
+            if event["type"] == "flipped" and table.status == "playing":
+                if self.clocks.note_idle(table, event):
+                    await self.presence.mark_away(table, event["seat"])
+                elif event["by"] == "player":
+                    await self.presence.back(table.id, event["seat"])
 
     async def join(self, game_id: str, nickname: str) -> tuple[int, str]:
         """Seat ``nickname`` (already clean) in the first open seat.
@@ -304,7 +316,7 @@ class TableService:
         """
         table, _ = await self.apply(game_id, lambda t: t.set_auto(seat, on))
         if on and seat in table.to_flip():
-            self.clocks.arm(table, seat, "auto", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "auto", self.clocks.wait(table))
 
     async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
         """The creator lets the computer play the seat of a gone player.
@@ -318,7 +330,7 @@ class TableService:
         table, _ = await self.apply(game_id, lambda t: t.hand_over(by, seat))
         self.presence.handed_over(game_id, seat)
         if seat in table.to_flip():
-            self.clocks.arm(table, seat, "computer", self.settings.computer_delay)
+            self.clocks.arm(table, seat, "computer", self.clocks.wait(table))
 
     async def relink(self, game_id: str, seat: int) -> str:
         """Give ``seat`` a new secret (its old links and cookies stop working).
@@ -376,12 +388,33 @@ class TableService:
     # -- metrics and the life of the service ---------------------------------------
     def _observe_status(self, game_id: str, event: Message) -> None:
         """A game started or ended: refresh the games-in-progress gauge; an
-        ended game's clocks and gone seats are let go."""
+        ended game's clocks and gone seats are let go.
+
+        The count reads the whole games table, so games starting and ending
+        together are counted at most once every :data:`RECOUNT_EVERY`
+        seconds: the first at once, the others together after it.
+        """
         if event["type"] == "over":
             self.clocks.forget(game_id)
             self.presence.forget(game_id)
-        if event["type"] in ("started", "over") and not self._closed:
-            self.clocks.timers.spawn(self.refresh_games_in_progress())
+        if event["type"] not in ("started", "over") or self._closed:
+            return
+        if self._recounting:
+            self._recount_again = True
+            return
+        self._recounting = True
+        self.clocks.timers.spawn(self._recount())
+
+    async def _recount(self) -> None:
+        try:
+            while True:
+                self._recount_again = False
+                await self.refresh_games_in_progress()
+                await asyncio.sleep(RECOUNT_EVERY)
+                if not self._recount_again:
+                    return
+        finally:
+            self._recounting = False
 
     async def refresh_games_in_progress(self) -> int:
         """Count the site's games being played (from the store) and report it;

@@ -16,8 +16,9 @@ import shlex
 from collections.abc import Mapping
 from typing import Any, cast
 
-from cardwar.engine import commitment, get_variant
+from cardwar.engine import commitment, get_variant, seating
 
+from .choices import PlayerChoices
 from .errors import ErrorCode, TableError
 from .events import (
     AutoFlip,
@@ -57,7 +58,7 @@ def replay_command(record: GameRecord) -> str:
 
 
 
-class Table:
+class Table(PlayerChoices):
     """One game room, rebuilt from its :class:`~cardwar.store.GameRecord`.
 
     The engine game (:class:`~cardwar.engine.Game`, or
@@ -88,6 +89,8 @@ class Table:
         self.rematch: str | None = None
         #: the seat that offered it, once known.
         self.rematch_by: int | None = None
+        #: a player who is out fast-forwarded the game (``fast_forward``): no waiting.
+        self.skipping = False
 
     # -- creation ---------------------------------------------------------
     @classmethod
@@ -189,10 +192,18 @@ class Table:
         """The seat that may start the game: the lowest seat held by a human.
 
         In a new game that is always seat 0 (the creator's); in a rematch it
-        is the lowest seat whose player has come along.
+        is the lowest seat whose player has come along. Once the seed has
+        drawn the seating, it is still the same player: the human of the
+        lowest lobby seat, wherever they sit now (RULES.md 9).
         """
+        lobby = self.seating() if self.status != "lobby" else list(range(self.record.players))
         humans = [s.seat for s in self.record.seats if s.kind == "human"]
-        return min(humans) if humans else None
+        return min(humans, key=lambda s: lobby[s]) if humans else None
+
+    def seating(self) -> list[int]:
+        """Who sits where (RULES.md 9, Seating): item ``s`` is the lobby seat of
+        the player at table seat ``s``; the lobby's order for a stacked deal."""
+        return seating(self.record.seed, self.record.players)
 
     def open_seats(self) -> list[int]:
         """Seats nobody has taken yet, that anyone may take (not the reserved ones)."""
@@ -275,7 +286,9 @@ class Table:
         return chosen
 
     def start(self, seat: int | None) -> None:
-        """Start the game; open and reserved seats are filled with computer players.
+        """Start the game; open and reserved seats are filled with computer players,
+        then the seed draws who sits where (RULES.md 9, Seating: the ``started``
+        event's ``seating``; a stacked deal keeps the lobby's order).
 
         Raises:
             TableError: ``not_creator`` unless ``seat`` is the creator's, ``not_lobby``.
@@ -286,7 +299,8 @@ class Table:
             raise TableError(ErrorCode.NOT_LOBBY)
         for s in sorted([*self.open_seats(), *self.reserved_seats()]):
             self._seat(s, "computer", None, None)
-        self._emit(Started(type="started", seq=self._next, counts=list(self.game.counts())))
+        self._emit(Started(type="started", seq=self._next, counts=list(self.game.counts()),
+                           seating=self.seating()))
 
     def flip(self, seat: int, by: FlipBy = "player", battle: int | None = None) -> bool:
         """Flip ``seat``'s top card for the coming step; play it once all flipped

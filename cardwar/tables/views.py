@@ -13,13 +13,20 @@ the stacked hands only once the game is over, seat secrets never.
               "owed_for", "court_seat", "pile", "top", "tricks" (``battle`` counts
               cards put down)>, "id", "variant", "players",
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
-              "creator", "rematch", "rematch_by"},
-     "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "gone"}],
+              "creator", "rematch", "rematch_by", "seating", "skipping"},
+     "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "pace", "gone"}],
      "watchers": 2, "idle": 7.5 | None,
      "last": <battle or card event> | None, "result": <over event data> | None}
 
-A seat's ``kind`` is ``open``, ``human``, ``computer`` or ``reserved`` (in a
-rematch's lobby: kept for the former player named by ``nickname``).
+An event's message is the same for every viewer (only the snapshot depends
+on who asks): the sockets encode it once for all of them
+(``cardwar.web.frames``).
+
+A seat's ``kind`` is ``open``, ``human``, ``computer``, ``reserved`` (in a
+rematch's lobby: kept for the former player named by ``nickname``) or ``left``
+(its player left: the computer plays it). ``game.skipping``: a player who is
+out fast-forwarded the game; ``game.peace_show``: seconds a peace is shown at
+the normal pace.
 """
 
 from __future__ import annotations
@@ -98,10 +105,13 @@ def view_message(
             "creator": table.creator,
             "rematch": table.rematch,
             "rematch_by": table.rematch_by,
+            "seating": table.seating() if record.status != "lobby" else None,
+            "skipping": table.skipping,
         },
         "seats": [
             {"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
-             "online": s.kind == "computer" or s.seat in online, "auto_flip": s.auto_flip,
+             "online": s.kind in ("computer", "left") or s.seat in online,
+             "auto_flip": s.auto_flip, "pace": s.pace,
              "gone": s.kind == "human" and s.seat in gone}
             for s in record.seats
         ],

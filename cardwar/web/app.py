@@ -15,8 +15,10 @@ from cardwar.tables import TableService
 from cardwar.tables.retention import Retention
 
 from . import beggar_pages, listing, pages, play, pwa, rooms, security
+from .frames import Sockets
 from .guard import install_guards
 from .metrics import metrics_endpoint
+from .socket import event_builder
 from .templating import STATIC_DIR
 
 
@@ -25,7 +27,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the store (running migrations), the bus and the table service.
 
     The service is kept on ``app.state.tables`` (a
-    :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`).
+    :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`),
+    the sockets' shared parts on ``app.state.sockets`` (:class:`~cardwar.web.frames.Sockets`).
     """
     settings: Settings = app.state.settings
     store = Store(settings.database)
@@ -34,12 +37,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bus = open_bus(settings.redis, settings.redis_prefix, settings.presence_ttl)
     service = TableService(store, bus, settings)
     app.state.tables = service
+    # every socket's shared parts: frames encoded once, one heartbeat clock
+    app.state.sockets = Sockets(event_builder(service))
     service.start_background()
     sweeper = Retention(store, service.cache, settings)
     sweeper.start()
     try:
         yield
     finally:
+        await app.state.sockets.close()
         await sweeper.close()
         await service.close()
         await bus.close()

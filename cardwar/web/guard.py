@@ -76,28 +76,44 @@ class Guard:
             raise StarletteHTTPException(429, f"too many {action} requests")
         await bucket.acquire()
 
-    def open_socket(self, conn: HTTPConnection, game: str) -> bool:
-        """Count a socket opening for ``game``; False (nothing counted) when its
-        address or the game has as many open as allowed."""
+    def open_socket(self, conn: HTTPConnection, game: str | None, *,
+                    seated: bool = False) -> bool:
+        """Count a socket opening; False (nothing counted) when its address, or
+        ``game`` for a spectator, has as many open as allowed.
+
+        Args:
+            game: the game watched, or None for a socket of no game (the open
+                tables' list): only the address counts.
+            seated: the socket is a seated player's: never refused for the
+                game's limit (spectators cannot lock the players out), and not
+                counted in it.
+        """
         address = client_address(conn)
+        watched = None if seated else game  # the game whose spectators count
         if (self._by_address[address] >= self.settings.sockets_per_address
-                or self._by_game[game] >= self.settings.sockets_per_game):
+                or (watched is not None
+                    and self._by_game[watched] >= self.settings.sockets_per_game)):
             limited("socket")
             return False
         self._by_address[address] += 1
-        self._by_game[game] += 1
+        if watched is not None:
+            self._by_game[watched] += 1
         return True
 
-    def close_socket(self, conn: HTTPConnection, game: str) -> None:
-        """A socket counted by :meth:`open_socket` closed."""
-        for counter, key in ((self._by_address, client_address(conn)), (self._by_game, game)):
+    def close_socket(self, conn: HTTPConnection, game: str | None, *,
+                     seated: bool = False) -> None:
+        """A socket counted by :meth:`open_socket` (with the same arguments) closed."""
+        keys = [(self._by_address, client_address(conn))]
+        if game is not None and not seated:
+            keys.append((self._by_game, game))
+        for counter, key in keys:
             counter[key] -= 1
             if counter[key] <= 0:
                 del counter[key]
 
     def sockets(self) -> int:
         """Sockets open now (counted ones)."""
-        return sum(self._by_game.values())
+        return sum(self._by_address.values())
 
 
 #: Bind addresses meaning "every address of this machine".

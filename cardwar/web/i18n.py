@@ -8,8 +8,9 @@ of :mod:`cardwar.catalogs` (the languages are listed there).
 from __future__ import annotations
 
 from contextvars import ContextVar
+from decimal import ROUND_HALF_UP, Decimal
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol
 from babel.support import Translations
 
 from cardwar.catalogs import (
@@ -18,13 +19,15 @@ from cardwar.catalogs import (
     LANGUAGE_NAMES,
     LOCALE_DIR,
     LOCALES,
+    babel_locale,
     translations,
 )
 
 __all__ = [
-    "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "current_locale",
-    "format_number", "format_percent", "gettext", "negotiate", "ngettext", "npgettext",
-    "pgettext", "translations",
+    "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "babel_locale",
+    "canonical_locale", "current_locale", "format_number", "format_percent", "gettext",
+    "locale_of_language", "negotiate", "ngettext", "npgettext", "number_words", "pgettext",
+    "translations",
 ]
 
 #: CLDR ``minimumGroupingDigits`` where it is not 1 (Babel does not apply it):
@@ -62,26 +65,55 @@ def format_number(n: float | int, locale: str | None = None) -> str:
     """Format ``n`` by CLDR for ``locale`` (default: the current locale).
 
     ``1000`` gives ``1,000`` (en), ``1.000`` (it, de), ``1000`` (es, pl) and
-    ``1\u00a0000`` (cs): Babel's patterns plus CLDR's minimum grouping digits.
+    ``1\u00a0000`` (cs), ``1\u202f000`` (fr): Babel's patterns plus CLDR's
+    minimum grouping digits.
     """
     loc = locale or current_locale.get()
     min_grouping = _MIN_GROUPING.get(loc, 1)
     group = abs(int(n)) >= 10 ** (2 + min_grouping)
-    return format_decimal(n, locale=loc, group_separator=group)
+    return format_decimal(n, locale=babel_locale(loc), group_separator=group)
 
 
-def format_percent(share: float, locale: str | None = None) -> str:
-    """Format a share in 0..1 as a percentage by CLDR (``0.115`` -> ``11.5%``)."""
+def number_words(locale: str) -> dict[str, str | int]:
+    """How ``locale`` writes whole numbers, for the pages' scripts to write them
+    as :func:`format_number` does: ``{"group": "." , "min_grouping": 1, "minus": "-"}``
+    (CLDR by Babel: the grouping separator, the minimum grouping digits, the minus sign)."""
+    loc = babel_locale(locale)
+    return {"group": get_group_symbol(loc), "min_grouping": _MIN_GROUPING.get(locale, 1),
+            "minus": get_minus_sign_symbol(loc)}
+
+
+def format_percent(share: float | Decimal, locale: str | None = None) -> str:
+    """Format a share in 0..1 as a percentage by CLDR, to at most two decimals
+    of a percent, halves rounded up (``0.115`` -> ``11.5%``, 175 of 2,000 =
+    ``0.0875`` -> ``8.75%``, never the float's ``8.7%``)."""
     from babel.numbers import format_percent as _fp
 
-    return _fp(round(share, 3), locale=locale or current_locale.get(), decimal_quantization=False)
+    exact = share if isinstance(share, Decimal) else Decimal(repr(share))
+    return _fp(exact.quantize(Decimal("0.0001"), ROUND_HALF_UP),
+               locale=babel_locale(locale or current_locale.get()), decimal_quantization=False)
+
+
+def locale_of_language() -> dict[str, str]:
+    """The locale of each language the site has, by its language code alone:
+    ``{"en": "en", ..., "pt": "pt-BR"}`` (the first of :data:`LOCALES` wins)."""
+    return {babel_locale(loc).split("_")[0]: loc for loc in reversed(LOCALES)}
+
+
+def canonical_locale(tag: str) -> str | None:
+    """The locale of :data:`LOCALES` that ``tag`` names, ignoring case and
+    ``-``/``_`` (``PT_br`` -> ``pt-BR``), or None."""
+    wanted = tag.lower().replace("_", "-")
+    return next((loc for loc in LOCALES if loc.lower() == wanted), None)
 
 
 def negotiate(accept_language: str | None) -> str:
     """Pick the best of :data:`LOCALES` for an ``Accept-Language`` header.
 
-    Quality values are honoured (``q=0`` excludes); a region falls back to
-    its language (``de-AT`` -> ``de``). Returns :data:`DEFAULT_LOCALE` when
+    Quality values are honoured (``q=0`` excludes); a tag matches a locale
+    whatever its case (``pt-br`` -> ``pt-BR``), and a region falls back to
+    its language (``de-AT`` -> ``de``) or to the one locale of that language
+    (``pt``, ``pt-PT`` -> ``pt-BR``). Returns :data:`DEFAULT_LOCALE` when
     nothing matches or the header is empty or malformed.
     """
     if not accept_language:
@@ -100,8 +132,12 @@ def negotiate(accept_language: str | None) -> str:
                     quality = 0.0
         if tag and quality > 0:
             ranked.append((-quality, index, tag))
+    by_language = locale_of_language()
     for _q, _i, tag in sorted(ranked):
-        language = tag.split("-")[0].split("_")[0]
-        if language in LOCALES:
-            return language
+        exact = canonical_locale(tag)
+        if exact is not None:
+            return exact
+        language = tag.replace("_", "-").split("-")[0]
+        if language in by_language:
+            return by_language[language]
     return DEFAULT_LOCALE

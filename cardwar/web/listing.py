@@ -26,8 +26,10 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from cardwar.bus import Subscription
+from cardwar.obs import connection_closed, connection_opened
 from cardwar.tables.listing import CHANNEL, Tables
 
+from .guard import guard
 from .seats import check_locale, json_script, same_origin, service
 from .socket import MESSAGE_RATE, hit
 from .strings import listing_strings
@@ -55,11 +57,16 @@ async def open_tables_page(request: Request, locale: str) -> Response:
 @router.websocket("/ws/tables")
 async def open_tables_socket(ws: WebSocket) -> None:
     """The live list of open tables (see the module docstring)."""
-    if not same_origin(ws):
+    if not same_origin(ws) or not guard(ws).open_socket(ws, None):  # or too many
         await ws.close(code=1008)
         return
-    await ws.accept()
-    await asyncio.create_task(_serve(ws), name="ws-open-tables")
+    connection_opened()
+    try:
+        await ws.accept()
+        await asyncio.create_task(_serve(ws), name="ws-open-tables")
+    finally:
+        connection_closed()
+        guard(ws).close_socket(ws, None)
 
 
 async def _serve(ws: WebSocket) -> None:

@@ -24,6 +24,8 @@ from . import beggar_stats, stats
 from .i18n import (
     DEFAULT_LOCALE,
     LOCALES,
+    babel_locale,
+    canonical_locale,
     current_locale,
     format_number,
     gettext,
@@ -47,7 +49,8 @@ class RuleRow:
 
 
 def _players_text(v: Variant, locale: str) -> str:
-    counts = format_list([format_number(p, locale) for p in v.players], style="or", locale=locale)
+    counts = format_list([format_number(p, locale) for p in v.players], style="or",
+                         locale=babel_locale(locale))
     return gettext("For %(players)s players; %(default)s by default.") % {
         "players": counts,
         "default": format_number(v.default_players, locale),
@@ -288,9 +291,9 @@ def install_error_pages(app: FastAPI) -> None:
         if exc.status_code != 404 or request.url.path.startswith("/api/"):
             return await http_exception_handler(request, exc)
         first, sep, rest = request.url.path.lstrip("/").partition("/")
-        if (request.method in ("GET", "HEAD") and first != first.lower()
-                and first.lower() in LOCALES):
-            target = f"/{first.lower()}{sep}{rest}"
+        canonical = canonical_locale(first)
+        if request.method in ("GET", "HEAD") and canonical not in (None, first):
+            target = f"/{canonical}{sep}{rest}"
             if request.url.query:
                 target += "?" + request.url.query
             return RedirectResponse(target, status_code=308)

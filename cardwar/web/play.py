@@ -163,16 +163,22 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
     if request.query_params.get("error") in ("nickname", "taken"):
         default_nickname = form_echo(request.query_params.get("name", default_nickname))
     link = str(request.base_url).rstrip("/") + f"/g/{game_id}"
-    await known_rematch(service(request), table)
+    offered = await known_rematch(service(request), table)
+    rematch = await service(request).get(offered) if offered else None
     secret = request.cookies.get(cookie_name(game_id))
     config = {
         "id": game_id, "locale": locale, "socket": f"/ws/g/{game_id}", "link": link,
         "variant_page": f"/{locale}/{page_of(table.variant).path}#play",
         "heartbeat": service(request).settings.heartbeat,
         "flip_timeout": service(request).settings.flip_timeout,
+        # the shortest time a peace is shown (the fast pace's): the page holds it as long
+        "peace_hold": service(request).clocks.peace_shown("fast"),
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",
         "share": f"{link}/replay",
+        # reloading after the rematch started without us: watch it, never "join"
+        "rematch_late": rematch is not None and rematch.status != "lobby"
+        and seat_of(rematch, request.cookies) is None,
     }
     response = render(
         request, "play/game.html", locale, page=page_of(table.variant),
@@ -237,14 +243,19 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     tables = service(ws)
     table = await tables.get(game_id)
-    if table is None or not guard(ws).open_socket(ws, game_id):  # unknown, or too many
+    if table is None:
         await ws.close(code=1008)
         return
     secret = ws.cookies.get(cookie_name(game_id))
     seat = table.seat_of(hash_secret(secret)) if secret else None
+    seated = seat is not None
+    if not guard(ws).open_socket(ws, game_id, seated=seated):  # too many
+        await ws.close(code=1008)
+        return
     connection_opened()
     try:  # catch-up, heartbeats, validated messages: cardwar.web.socket (issue 5)
-        await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat)
+        await socket.serve(ws, tables, table, seat, secret, tables.settings.heartbeat,
+                           ws.app.state.sockets)
     finally:
         connection_closed()
-        guard(ws).close_socket(ws, game_id)
+        guard(ws).close_socket(ws, game_id, seated=seated)

@@ -9,6 +9,10 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
 * ``{"type": "start"}`` - start the game (the creator only).
 * ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play
   for a player who is gone.
+* ``{"type": "pace", "pace": "fast"}`` - one's pace of automatic flips
+  (``slow``, ``normal``, ``fast``).
+* ``{"type": "skip"}`` - a player who is out fast-forwards to the result.
+* ``{"type": "leave"}`` - leave the table: the computer plays the seat.
 * ``{"type": "react", "key": "gg"}`` - show a preset reaction to the table
   (``key``: one of :data:`cardwar.tables.events.REACTIONS`; players and
   spectators alike).
@@ -22,15 +26,17 @@ raises :class:`ProtocolError` and is answered with ``{"type": "error",
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from cardwar.tables.events import ReactionKey
+from cardwar.tables.events import Pace, ReactionKey
 
 #: Largest message a browser may send, in bytes.
 MAX_MESSAGE = 1024
+#: Largest battle number a flip may name.
+_MAX_BATTLE = 1_000_000
 
 
 class _Message(BaseModel):
@@ -41,7 +47,7 @@ class Flip(_Message):
     """Flip the top card of one's pile for the coming battle."""
 
     type: Literal["flip"]
-    battle: int | None = Field(default=None, ge=1, le=1_000_000)
+    battle: int | None = Field(default=None, ge=1, le=_MAX_BATTLE)
 
 
 class Auto(_Message):
@@ -71,6 +77,25 @@ class React(_Message):
     key: ReactionKey
 
 
+class SetPace(_Message):
+    """Choose one's pace of automatic flips: slow, normal or fast."""
+
+    type: Literal["pace"]
+    pace: Pace
+
+
+class Skip(_Message):
+    """Fast-forward to the result (a player who is out, while nobody in play flips by hand)."""
+
+    type: Literal["skip"]
+
+
+class Leave(_Message):
+    """Leave the table: the computer plays one's seat to the end."""
+
+    type: Literal["leave"]
+
+
 class Ping(_Message):
     """Is the server there? Answered with ``pong``."""
 
@@ -83,7 +108,8 @@ class Pong(_Message):
     type: Literal["pong"]
 
 
-ClientMessage = Annotated[Flip | Auto | Start | HandOver | React | Ping | Pong,
+Parsed = Flip | Auto | SetPace | Skip | Leave | Start | HandOver | React | Ping | Pong
+ClientMessage = Annotated[Parsed,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -94,8 +120,7 @@ class ProtocolError(ValueError):
     code = "bad_message"
 
 
-def parse_message(
-        raw: str | bytes | None) -> Flip | Auto | Start | HandOver | React | Ping | Pong:
+def parse_message(raw: str | bytes | None) -> Parsed:
     """Validate one message from a browser.
 
     Args:
@@ -111,7 +136,28 @@ def parse_message(
     if not isinstance(raw, str) or len(raw) > MAX_MESSAGE or len(raw.encode("utf-8")) > MAX_MESSAGE:
         raise ProtocolError("bad_message")
     try:
-        data = json.loads(raw)
+        data = orjson.loads(raw)
+    except (orjson.JSONDecodeError, RecursionError):
+        raise ProtocolError("bad_message") from None
+    flip = _plain_flip(data)
+    if flip is not None:
+        return flip
+    try:
         return _ADAPTER.validate_python(data)
     except (ValueError, ValidationError, RecursionError):
         raise ProtocolError("bad_message") from None
+
+
+def _plain_flip(data: object) -> Flip | None:
+    """The common flip, ``{"type": "flip", "battle": N}`` with a valid N, checked by hand.
+
+    Exactly what :class:`Flip` accepts (a strict int in range, no other key),
+    without pydantic's cost on the hottest message; anything else (None)
+    goes through the full validation.
+    """
+    if type(data) is not dict or len(data) != 2 or data.get("type") != "flip":
+        return None
+    battle = data.get("battle")
+    if type(battle) is not int or not 1 <= battle <= _MAX_BATTLE:
+        return None
+    return Flip.model_construct(type="flip", battle=battle)

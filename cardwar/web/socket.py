@@ -28,8 +28,8 @@ rate-limited per connection (:data:`FLIP_RATE`), all messages too
 :data:`FLOOD_PERIOD` seconds; past them it is closed with 1008.
 
 Close codes: 1008 refused handshake (or too many sockets, or flooding),
-4000 silent connection, 4001 the seat was handed to the computer or its secret
-replaced (the page reloads).
+4000 silent connection, 4001 the seat was handed to the computer, left, or its
+secret replaced (the page reloads).
 """
 
 from __future__ import annotations
@@ -38,31 +38,37 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
 
-from cardwar.bus import Subscription
+from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
-from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret
+from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
+from cardwar.tables.pace import fast_forward, leave, set_pace
 
+from .frames import Sockets, dumps
 from .protocol import (
     MAX_MESSAGE,
     Auto,
     Flip,
     HandOver,
+    Leave,
     Ping,
     Pong,
     ProtocolError,
     React,
+    SetPace,
+    Skip,
     Start,
     parse_message,
 )
 
 log = logging.getLogger("cardwar.web.socket")
 
-__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "hit", "serve"]
+__all__ = ["MAX_MESSAGE", "MESSAGE_RATE", "Connection", "event_builder", "hit", "serve"]
 
 #: Most stored events sent again on a reconnection; beyond it, a full state.
 MAX_REPLAY = 200
@@ -73,6 +79,9 @@ MESSAGE_RATE = (60, 10.0)
 #: Seconds over which ``settings.flood_warnings`` warnings close a socket (1008).
 FLOOD_PERIOD = 60.0
 DEFAULT_HEARTBEAT = 20.0
+#: The heartbeat and the answer to a page's ``ping``: the same text every time.
+PING = dumps({"type": "ping", "seq": None})
+PONG = dumps({"type": "pong", "seq": None})
 
 
 async def hit(limiter: AsyncLimiter) -> bool:
@@ -87,6 +96,16 @@ async def hit(limiter: AsyncLimiter) -> bool:
     return True
 
 
+def event_builder(service: TableService) -> Callable[[Table, Message], dict[str, Any]]:
+    """``build(table, event)``: ``event``'s message, the same for every viewer
+    (:func:`cardwar.tables.view_message` with the spectator count, all an event needs)."""
+
+    def build(table: Table, event: Message) -> dict[str, Any]:
+        return view_message(table, None, event, watchers=service.watchers(table.id))
+
+    return build
+
+
 def _since(ws: WebSocket) -> int | None:
     raw = ws.query_params.get("since")
     if raw is None or not raw.isdigit() or len(raw) > 12:
@@ -98,9 +117,11 @@ class Connection:
     """One open socket of one viewer (a seat, or None for a spectator)."""
 
     def __init__(self, ws: WebSocket, service: TableService, table: Table,
-                 seat: int | None, secret: str | None, heartbeat: float) -> None:
+                 seat: int | None, secret: str | None, heartbeat: float,
+                 sockets: Sockets | None = None) -> None:
         self.ws = ws
         self.service = service
+        self.sockets = sockets if sockets is not None else Sockets(event_builder(service))
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
@@ -108,7 +129,8 @@ class Connection:
         #: when the page last sent something (``time.monotonic()``)
         self.heard = time.monotonic()
         self._messages = AsyncLimiter(*MESSAGE_RATE)
-        self._flips = AsyncLimiter(*FLIP_RATE)
+        # spectators never flip: no bucket for them (an idle socket stays small)
+        self._flips = AsyncLimiter(*FLIP_RATE) if seat is not None else None
         self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
         #: True once the server closed this socket (the read loop stops)
         self.closed = False
@@ -118,9 +140,12 @@ class Connection:
 
     async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
         """Send the message for this viewer (always built by ``view_message``)."""
-        message = self.service.message(table, self.seat, event)
+        await self.send_text(dumps(self.service.message(table, self.seat, event)))
+
+    async def send_text(self, text: str) -> None:
+        """Send one text frame (in order with every other send of this connection)."""
         async with self._send_lock:
-            await self.ws.send_json(message)
+            await self.ws.send_text(text)
 
     async def error(self, table: Table, code: str) -> None:
         """Send an ``error`` frame with the translation key ``code``."""
@@ -164,8 +189,7 @@ class Connection:
         # no change in flight: the snapshot's seq is a stored one (never reused)
         table = await self.service.settled(self.game_id) or table
         snapshot = self.service.message(table, self.seat)
-        async with self._send_lock:
-            await self.ws.send_json(snapshot)
+        await self.send_text(dumps(snapshot))
         return int(snapshot["seq"])
 
     async def _behind(self, battle: int) -> None:
@@ -181,31 +205,51 @@ class Connection:
             return True
         return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
 
+    def _reseat(self, table: Table) -> None:
+        """Follow our seat when the game starts and the seed draws the seating."""
+        if self.seat is not None and self.secret and table.status != "lobby":
+            now = table.seat_of(hash_secret(self.secret))
+            if now is not None:
+                self.seat = now
+
     async def pump(self, sub: Any, after: int) -> None:
-        """Send every published event above ``after`` to this socket."""
+        """Send every published event above ``after`` to this socket.
+
+        The frame of an event is encoded once for every connection
+        (:class:`~cardwar.web.frames.Frames`); the table is looked up only to
+        build it, or to check the seat after ``relinked`` and ``handed``.
+        """
+        frames = self.sockets.frames
         async for event in sub:
             seq = event.get("seq")
             if seq is not None and seq <= after:
                 continue
-            table = await self.service.get(self.game_id)
-            if table is None:
-                return
-            await self.send(table, event)
-            if event.get("type") in ("relinked", "handed") and not self._still_mine(table):
-                await self.ws.close(code=4001)
-                return
+            kind = event.get("type")
+            text = frames.cached(event)
+            if text is None or kind in ("relinked", "handed", "left", "started"):
+                table = await self.service.get(self.game_id)
+                if table is None:
+                    return
+                if kind == "started":  # the seed drew the seats: follow our player
+                    self._reseat(table)
+                if text is None:
+                    text = frames.text(table, event)
+                await self.send_text(text)
+                if kind in ("relinked", "handed", "left") and not self._still_mine(table):
+                    await self.ws.close(code=4001)
+                    return
+            else:
+                await self.send_text(text)
 
-    async def beat(self) -> None:
-        """Send a ``ping`` every heartbeat; close a connection silent for three (4000)."""
-        while True:
-            await asyncio.sleep(self.heartbeat)
-            if time.monotonic() - self.heard > 3 * self.heartbeat:
-                await self.ws.close(code=4000)
-                return
-            table = await self.service.get(self.game_id)
-            if table is None:
-                return
-            await self.send(table, {"type": "ping", "seq": None})
+    async def ping(self) -> None:
+        """Send the heartbeat's ``ping`` (called by the process's heartbeat clock)."""
+        with contextlib.suppress(Exception):  # a closing socket: its own task ends it
+            await self.send_text(PING)
+
+    async def silent(self) -> None:
+        """Close the connection: silent for three heartbeats (code 4000)."""
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=4000)
 
     async def handle(self, raw: str | bytes | None) -> None:
         """Apply one message from the page; answer errors with an ``error`` frame.
@@ -218,9 +262,8 @@ class Connection:
             await self._handle(raw)
         except Exception:  # noqa: BLE001 - a failed save never closes the socket
             log.warning("could not apply a message in game %s", self.game_id, exc_info=True)
-            async with self._send_lock:
-                await self.ws.send_json({"type": "error", "seq": None,
-                                         "code": ErrorCode.UNAVAILABLE.value})
+            await self.send_text(dumps({"type": "error", "seq": None,
+                                        "code": ErrorCode.UNAVAILABLE.value}))
 
     async def _handle(self, raw: str | bytes | None) -> None:
         table = await self.service.get(self.game_id)
@@ -237,7 +280,7 @@ class Connection:
         if isinstance(msg, Pong):
             return
         if isinstance(msg, Ping):
-            await self.send(table, {"type": "pong", "seq": None})
+            await self.send_text(PONG)
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
@@ -245,12 +288,13 @@ class Connection:
             except TableError as exc:
                 await self.error(table, exc.code)
             return
+        self._reseat(table)
         if self.seat is None or not self._still_mine(table):
             await self.error(table, "not_seated")
             return
         try:
             if isinstance(msg, Flip):
-                if not await hit(self._flips):
+                if self._flips is None or not await hit(self._flips):
                     await self.too_fast(table)
                     return
                 counted = await self.service.flip(self.game_id, self.seat, "player", msg.battle)
@@ -258,6 +302,12 @@ class Connection:
                     await self._behind(msg.battle)
             elif isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
+            elif isinstance(msg, SetPace):
+                await set_pace(self.service, self.game_id, self.seat, msg.pace)
+            elif isinstance(msg, Skip):
+                await fast_forward(self.service, self.game_id, self.seat)
+            elif isinstance(msg, Leave):
+                await leave(self.service, self.game_id, self.seat)
             elif isinstance(msg, Start):
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):
@@ -269,30 +319,35 @@ class Connection:
 
 
 async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
-                secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT) -> None:
+                secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT,
+                sockets: Sockets | None = None) -> None:
     """Run one accepted-to-be connection until it closes (protocol in the module docstring).
+
+    ``sockets``: the app's shared frames and heartbeat clocks (one per app,
+    made by its lifespan); None gives the connection parts of its own.
 
     The connection runs in a task of its own: every time it waits (for a
     message, a lock, a commit) only its own short stack is resumed, not the
     whole chain of ASGI middleware around this call.
     """
-    conn = Connection(ws, service, table, seat, secret, heartbeat)
+    conn = Connection(ws, service, table, seat, secret, heartbeat, sockets)
     await ws.accept()
     await asyncio.create_task(_run(conn, table, seat), name=f"ws-{table.id}")
 
 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
+    clock = conn.sockets.heartbeats(conn.heartbeat)
     async with service.bus.subscribe(table.id) as sub:
         conn.sub = sub
-        tasks: list[asyncio.Task[None]] = []
+        pump: asyncio.Task[None] | None = None
         # counted first, so the page's own snapshot shows it online (and back if gone)
         await service.connect(table.id, seat)
         try:
             last = await conn.catch_up(table, _since(ws))
             sub.start_after(last)
-            tasks += [asyncio.create_task(conn.pump(sub, last)),
-                      asyncio.create_task(conn.beat())]
+            pump = asyncio.create_task(conn.pump(sub, last))
+            clock.add(conn)
             while True:
                 message = await ws.receive()
                 conn.heard = time.monotonic()
@@ -309,9 +364,9 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
         except Exception:  # never let one connection take the server down
             log.exception("websocket error in game %s", table.id)
         finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
+            clock.discard(conn)
+            if pump is not None:
+                pump.cancel()
                 with contextlib.suppress(BaseException):
-                    await task
-            await service.disconnect(table.id, seat)
+                    await pump
+            await service.disconnect(table.id, conn.seat)

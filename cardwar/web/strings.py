@@ -34,12 +34,19 @@ def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
     """One form per CLDR plural category (the browser picks with Intl.PluralRules).
 
     ``pick(n)`` is an ``ngettext`` call; Babel's CLDR categories match the
-    browser's ``Intl.PluralRules`` categories for whole numbers.
+    browser's ``Intl.PluralRules`` categories. A category only fractions
+    reach (Czech ``many``; Polish and Ukrainian ``other``: 1.5) has no
+    gettext form of its own (Babel gives these languages three), so it takes
+    the form of 2: a fraction takes the genitive singular, which is that form
+    for the feminine card words (karty, карти). Every category the browser
+    can select therefore has a text.
     """
-    loc = Locale.parse(locale)
+    loc = Locale.parse(i18n.babel_locale(locale))
     forms: dict[str, str] = {}
     for n in (*range(0, 30), 100, 101, 102, 105, 1000, 1001, 1_000_000):
         forms.setdefault(loc.plural_form(n), pick(n))
+    for fraction in (0.5, 1.5, 2.5, 5.5, 21.5):
+        forms.setdefault(loc.plural_form(fraction), pick(2))
     return forms
 
 
@@ -223,6 +230,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             },
             "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
             **_social_strings(locale, variant),
+            **_table_strings(locale),
             "errors": {
                 "not_creator": _("Only the player who created the game can start it."),
                 "not_seated": _("You are not seated at this table."),
@@ -233,6 +241,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_lobby": _("The game has already started."),
                 "rate_limited": _("Slow down a little: too many moves at once."),
                 "not_gone": _("That player is not away."),
+                "not_out": _("Only a player who is out can skip to the result, and only "
+                             "while nobody in play flips by hand."),
                 "not_over": _("The game is not over yet."),
                 "seat_taken": _("That seat is already taken."),
                 "no_seat": _("Every seat is taken."),
@@ -265,6 +275,31 @@ def reaction_words(variant: str = PEACE.name) -> dict[str, str]:
         "again": _("One more?"),
     }
     return words
+
+
+def _table_strings(locale: str) -> dict[str, Any]:
+    """Numbers, seating, pace, idle and leaving (see :func:`client_strings`)."""
+    _ = i18n.gettext
+    return {
+        "number": i18n.number_words(locale),
+        "seating_lobby": _("When the game starts, the seed draws who sits where: the seats do "
+                           "not win equally often, so nobody chooses one."),
+        # TRANSLATORS: {names} lists the players in the order of their seats at the table
+        "seating_note": _("Seats drawn from the seed: {names}."),
+        "pace": _("Pace of automatic flips"),
+        # TRANSLATORS: a pace of play (automatic flips)
+        "paces": {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")},
+        "skip": _("Skip to the result"),
+        "skipping": _("Skipping to the result…"),
+        "away_you": _("You did not flip for several battles: the computer plays for you. "
+                      "Flip to take your seat back."),
+        "leave": _("Leave the table"),
+        "leave_confirm": _("Leave this game? The computer plays your seat to the end, and "
+                           "you cannot take it back."),
+        # TRANSLATORS: a tag by a seat whose player left; the computer plays it
+        "left": _("left the table"),
+        "left_said": _("{name} left the table: the computer plays for them."),
+    }
 
 
 def _social_strings(locale: str, variant: str) -> dict[str, Any]:
@@ -341,6 +376,7 @@ def listing_strings(locale: str) -> dict[str, Any]:
             "join_label": _("Join this game of {game} ({language})"),
             "connecting": _("Connecting…"),
             "reconnecting": _("The connection was lost. Reconnecting…"),
+            "number": i18n.number_words(locale),
         }
     finally:
         i18n.current_locale.reset(token)

@@ -12,20 +12,33 @@ import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
+from babel.core import get_global, parse_locale
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import cardwar
+from cardwar.tables.nicknames import MAX_NICKNAME
 
 from . import i18n
 from .variants import pages
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+
+
+def _og_locale(locale: str) -> str:
+    """``locale`` as ``language_TERRITORY``; a locale without a territory gets
+    CLDR's likely one (``fr`` -> ``fr_FR``, ``cs`` -> ``cs_CZ``)."""
+    language, territory = parse_locale(i18n.babel_locale(locale))[:2]
+    if not territory:
+        language, territory = parse_locale(get_global("likely_subtags")[language])[:2]
+    return f"{language}_{territory}"
+
+
 #: ``og:locale`` of each of the site's languages (language_TERRITORY), for link previews.
-OG_LOCALES: dict[str, str] = {"en": "en_US", "it": "it_IT", "de": "de_DE", "es": "es_ES",
-                              "pl": "pl_PL", "cs": "cs_CZ"}
+OG_LOCALES: dict[str, str] = {locale: _og_locale(locale) for locale in i18n.LOCALES}
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 env = Environment(
@@ -110,11 +123,17 @@ def commit(settings: Any = None) -> str:
     return _git_commit() or configured or "unknown"
 
 
+def _path(request: Request) -> str:
+    """The request's path as it goes in a link: percent-encoded again (a decoded
+    ``%00`` or space never reaches the page raw)."""
+    return quote(request.url.path, safe="/-._~!$&'()*+,;=:@")
+
+
 def alternates(request: Request, locale: str) -> list[tuple[str, str]]:
     """``(hreflang, absolute URL)`` for the current page in every locale,
     then ``x-default`` (``/`` on the home page, else the English page)."""
     base = str(request.base_url).rstrip("/")
-    path = request.url.path
+    path = _path(request)
     rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else path
     rest = rest or "/"
     links = [(loc, f"{base}/{loc}{rest}") for loc in i18n.LOCALES]
@@ -125,7 +144,7 @@ def alternates(request: Request, locale: str) -> list[tuple[str, str]]:
 
 def page_path(request: Request, locale: str, target: str) -> str:
     """The current page's path in locale ``target`` (for the switcher)."""
-    path = request.url.path
+    path = _path(request)
     rest = path[len(locale) + 1 :] if path.startswith(f"/{locale}") else "/"
     return f"/{target}{rest or '/'}"
 
@@ -171,6 +190,10 @@ def render(
             "variant_pages": pages(),
             "site_url": str(request.base_url).rstrip("/"),
             "og_locale": OG_LOCALES.get(locale, "en_US"),
+            # nickname fields: the server counts code points, maxlength counts UTF-16
+            # units (two for an emoji): the pattern (matched per code point) decides
+            "nickname_units": 2 * MAX_NICKNAME,
+            "nickname_pattern": f".{{1,{MAX_NICKNAME}}}",
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

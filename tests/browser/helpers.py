@@ -93,9 +93,10 @@ def serious_axe_violations(page, axe_source) -> list[dict]:
     return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
-def join_game(page, url: str, nickname: str) -> None:
-    """Open the game ``url`` and take a seat as ``nickname`` through the join form."""
-    page.goto(url)
+def join_game(page, url: str, nickname: str, lang: str | None = None) -> None:
+    """Open the game ``url`` (in language ``lang`` if given: ``url`` is an /en/
+    page then) and take a seat as ``nickname`` through the join form."""
+    page.goto(url if lang is None else url.replace("/en/g/", f"/{lang}/g/"))
     page.locator("#nickname").fill(nickname)
     page.locator("form.join-form button[type=submit]").click()
     page.wait_for_selector("#seat-list .tag")

@@ -7,6 +7,7 @@ import signal
 import time
 
 import pytest
+from babel import Locale
 
 from .helpers import (
     battles,
@@ -142,6 +143,11 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
         a.locator("#start-game").click()
         b.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")
+        # the seed drew the seats (RULES.md 9): where Ann and Bea sit
+        ann = a.locator(".tseat--you").get_attribute("data-seat")
+        bea = b.locator(".tseat--you").get_attribute("data-seat")
+        assert {ann, bea} == {"0", "1"}
         for _ in range(3):
             before = battles(a)
             a.locator("#my-pile").click()
@@ -151,7 +157,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
             b.wait_for_function(
                 f"+document.getElementById('table').dataset.battle > {before}")
         a.locator("#my-pile").click()  # Ann has flipped for battle 4; Bea has not
-        b.wait_for_selector(".tseat[data-seat='0'] .tseat__state--ready")
+        b.wait_for_selector(f".tseat[data-seat='{ann}'] .tseat__state--ready")
         counts = a.locator(".pile__count").all_inner_texts()
         battle_a = a.locator("#battle-number").inner_text()
 
@@ -167,9 +173,9 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         assert a.locator("#battle-number").inner_text() == battle_a == "Battle 4 of 1,000"
         assert b.locator("#battle-number").inner_text() == "Schlacht 4 von 1.000"
         assert a.locator(".pile__count").all_inner_texts() == counts
-        assert a.locator(".tseat--you").get_attribute("data-seat") == "0"
-        assert b.locator(".tseat--you").get_attribute("data-seat") == "1"
-        assert a.locator(".tseat[data-seat='0'] .tseat__state--ready").count() == 1
+        assert a.locator(".tseat--you").get_attribute("data-seat") == ann
+        assert b.locator(".tseat--you").get_attribute("data-seat") == bea
+        assert a.locator(f".tseat[data-seat='{ann}'] .tseat__state--ready").count() == 1
         b.locator("#my-pile").click()  # the game carries on
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 4")
     finally:
@@ -307,3 +313,67 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         ctx_a.close()
         ctx_b.close()
         ctx_c.close()
+
+
+def test_a_peace_in_ukrainian_and_dutch(browser, stacked_server):
+    """Ukrainian keeps P-E-A-C-E, Dutch spells V-R-E-D-E; numbers and plurals by CLDR."""
+    ctx_a, a = open_page(browser, locale="uk-UA")
+    ctx_b, b = open_page(browser, locale="nl-NL", width=360)
+    try:
+        a.goto(f"{stacked_server}/uk/peace")
+        form = a.locator("form.start-form")
+        form.locator('input[name="nickname"]').fill("Ann")
+        form.get_by_role("button", name="Створити гру").click()
+        a.wait_for_url(re.compile(r".*/uk/g/[A-Za-z0-9_-]{16}$"))
+        link = a.url.replace("/uk/g/", "/g/")
+        b.goto(link)  # the shared link opens in the friend's own language
+        b.wait_for_url(re.compile(r".*/nl/g/"))
+        assert b.locator("#nickname").input_value() == "Speler 2"
+        b.locator("#nickname").fill("Bob")
+        b.get_by_role("button", name="Neem plaats").click()
+        a.wait_for_function(
+            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        a.get_by_role("button", name="Почати гру").click()
+        a.wait_for_selector("#table:not([hidden])")
+        b.wait_for_selector("#table:not([hidden])")
+        assert a.locator("#battle-number").inner_text() == "Бій 1 з 1\u00a0000"
+        assert b.locator("#battle-number").inner_text() == "Slag 1 van 1.000"
+        uk_word = {"one": "карта", "few": "карти", "many": "карт"}
+        count, word = a.locator("#my-pile .pile__count").inner_text().split()
+        assert word == uk_word[Locale.parse("uk").plural_form(int(count))]
+        count, word = b.locator("#my-pile .pile__count").inner_text().split()
+        assert word == ("kaart" if count == "1" else "kaarten")
+        assert b.evaluate("document.documentElement.scrollWidth") <= 360
+
+        # every category the browser picks (21 -> one, 1.5 -> other) has a Ukrainian text
+        picked = a.evaluate("""() => {
+            const forms = JSON.parse(document.getElementById('play-strings').textContent).cards;
+            const pr = new Intl.PluralRules('uk'), nf = new Intl.NumberFormat('uk');
+            return [1, 2, 5, 21, 1.5].map(
+                (n) => forms[pr.select(n)].replace('{count}', nf.format(n)));
+        }""")
+        assert picked == ["1 карта", "2 карти", "5 карт", "21 карта", "1,5 карти"]
+
+        letters_a: list[str] = []
+        letters_b: list[str] = []
+        for _ in range(10):
+            if _over(a):
+                break
+            before = battles(a)
+            a.locator("#my-pile").click()
+            b.locator("body").focus()
+            b.keyboard.press("Space")
+            a.wait_for_function(f"+document.getElementById('table').dataset.battle > {before}")
+            b.wait_for_function(f"+document.getElementById('table').dataset.battle > {before}")
+            letters = ".tseat[data-seat='0'] .pcard__letter"
+            letters_a = letters_a or a.locator(letters).all_inner_texts()
+            letters_b = letters_b or b.locator(letters).all_inner_texts()
+        a.wait_for_selector("#end:not([hidden])")
+        b.wait_for_selector("#end:not([hidden])")
+        assert letters_a == list("PEACE")
+        assert letters_b == list("VREDE")
+        assert "Ann виграє гру!" in a.locator("#end").inner_text()
+        assert "Ann wint het spel!" in b.locator("#end").inner_text()
+    finally:
+        ctx_a.close()
+        ctx_b.close()

@@ -74,20 +74,21 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
         a.locator("#start-game").click()
         a.wait_for_selector("#my-pile")
         b.wait_for_selector("#my-pile")
+        bob = b.locator(".tseat--you").get_attribute("data-seat")  # drawn by the seed
         c.goto(url)  # a spectator: Ann sees "1 person is watching"
         a.wait_for_selector("#watchers:not([hidden])")
         for n in (1, 2):
             a.locator("#my-pile").click()
             b.locator("#my-pile").click()
             a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
-        a.wait_for_selector(".tseat[data-seat='1'] .presence--on")
+        a.wait_for_selector(f".tseat[data-seat='{bob}'] .presence--on")
         assert a.locator("#conn-notice").is_hidden()
 
         ctx_a.set_offline(True)
         # at once, not after a heartbeat timeout
         a.wait_for_selector("#conn-notice:not([hidden])", timeout=2000)
         assert "Reconnecting" in a.locator("#conn-notice").inner_text()
-        other = a.locator(".tseat[data-seat='1'] .presence")
+        other = a.locator(f".tseat[data-seat='{bob}'] .presence")
         assert "presence--unknown" in (other.get_attribute("class") or "")
         assert other.inner_text() == "status unknown"
         assert a.locator("#watchers").is_hidden()
@@ -104,12 +105,12 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
 
         ctx_a.set_offline(False)
         a.wait_for_selector("#conn-notice", state="hidden", timeout=10000)
-        a.wait_for_selector(".tseat[data-seat='1'] .presence--on")
+        a.wait_for_selector(f".tseat[data-seat='{bob}'] .presence--on")
         a.wait_for_selector("#watchers:not([hidden])")
         assert a.locator(".presence--unknown").count() == 0
         assert battles(a) == 2
         assert a.locator("#my-pile").get_attribute("aria-disabled") == "false"
-        assert a.locator(".tseat[data-seat='1'] .tseat__state").inner_text() == "ready"
+        assert a.locator(f".tseat[data-seat='{bob}'] .tseat__state").inner_text() == "ready"
         a.locator("#my-pile").click()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
         b.wait_for_function("+document.getElementById('table').dataset.battle >= 3")

@@ -177,16 +177,18 @@ def test_a_gone_player_is_played_for_and_the_creator_hands_the_seat_over(
         join_game(b, url, "Bea")
         a.locator("#start-game").click()
         b.wait_for_selector("#my-pile")
+        bea = b.locator(".tseat--you").get_attribute("data-seat")  # drawn by the seed
         ctx_b.close()  # Bea walks away
-        a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone")
-        assert a.locator(".tseat[data-seat='1'] .tseat__gone").inner_text() == "away: played for"
+        a.wait_for_selector(f".tseat[data-seat='{bea}'] .tseat__gone")
+        assert a.locator(f".tseat[data-seat='{bea}'] .tseat__gone").inner_text() == (
+            "away: played for")
         assert serious_axe_violations(a, axe_source) == []
         a.locator("#my-pile").click()  # Bea is flipped for quickly
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
         a.get_by_role("button", name="Let the computer play for Bea").click()
         a.wait_for_function(
-            "document.querySelector(\".tseat[data-seat='1'] .tseat__name\")"
-            ".textContent === 'Computer 2'")
+            f"document.querySelector(\".tseat[data-seat='{bea}'] .tseat__name\")"
+            f".textContent === 'Computer {int(bea) + 1}'")
         assert a.locator(".tseat__hand").count() == 0
     finally:
         ctx_a.close()

@@ -34,6 +34,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from cardwar.catalogs import LOCALES
+
 from .conftest import SPARE_VENVS, Release
 from .guide import Block, Guide, blocks, copy_etc_nginx
 from .visit import (
@@ -435,7 +437,7 @@ def test_the_guide_literally(run: Run) -> None:
         finished, over = finish_against_computer(run.base)
         replay = replayed(Path(f"{run.t}/srv/cardwar/current/bin/cardwar"), over["seed"])
         assert (over["battles"], over["winner"]) == (replay["battles"], replay["winner"])
-        assert check_every_page(run.base, lobby, finished) == 48
+        assert check_every_page(run.base, lobby, finished) == 8 * len(LOCALES)
         check_metrics_loopback_only(run)
         check_acme_challenge(run, run.base)
         state["static"] = check_static_files(run)

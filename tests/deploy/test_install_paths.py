@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from cardwar.catalogs import DOMAINS, LOCALES
+
 from .conftest import SPARE_VENVS, Release, pip, venv
 from .visit import (
     check_every_page,
@@ -58,13 +60,14 @@ def test_wheel_and_editable_installs_serve_the_whole_site(
         site = tmp_path / way
         site.mkdir()
         if way == "editable":  # compiled in place by the build
-            assert len(list(tree.glob("cardwar/locales/*/LC_MESSAGES/*.mo"))) == 12
+            assert len(list(tree.glob("cardwar/locales/*/LC_MESSAGES/*.mo"))) == (
+                len(LOCALES) * len(DOMAINS))
         with serving(cardwar, site, free_port()) as base:
             finished, over = finish_against_computer(base)
             replay = replayed(cardwar, over["seed"])
             assert (over["battles"], over["winner"]) == (replay["battles"], replay["winner"])
             lobby, _ = create_game(base)
-            assert check_every_page(base, lobby, finished) == 48, way
+            assert check_every_page(base, lobby, finished) == 8 * len(LOCALES), way
             done = subprocess.run([str(cardwar), "check", "--database",
                                    f"sqlite:///{site}/cardwar.db"], cwd=site,
                                   capture_output=True, text=True, timeout=120)

@@ -18,12 +18,12 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from cardwar.catalogs import catalog_problems
+from cardwar.catalogs import LOCALES, babel_locale, catalog_problems
 
 from .conftest import ROOT, Release
 
-CATALOGS = {f"cardwar/locales/{loc}/LC_MESSAGES/{dom}.mo"
-            for loc in ("en", "it", "de", "es", "pl", "cs") for dom in ("messages", "play")}
+CATALOGS = {f"cardwar/locales/{babel_locale(loc)}/LC_MESSAGES/{dom}.mo"
+            for loc in LOCALES for dom in ("messages", "play")}
 
 
 def package_files() -> set[str]:

@@ -28,7 +28,7 @@ import httpx
 from babel.messages.pofile import read_po
 from websockets.sync.client import connect
 
-from cardwar.web.i18n import LOCALES
+from cardwar.web.i18n import LOCALES, babel_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,9 +124,10 @@ def finish_against_computer(base: str) -> tuple[str, dict[str, Any]]:
 def catalog(locale: str) -> dict[str, str]:
     """msgid -> translation of both domains of ``locale`` (the repository's .po)."""
     found: dict[str, str] = {}
-    for po in sorted((ROOT / "cardwar" / "locales" / locale / "LC_MESSAGES").glob("*.po")):
+    folder = ROOT / "cardwar" / "locales" / babel_locale(locale) / "LC_MESSAGES"
+    for po in sorted(folder.glob("*.po")):
         with po.open("rb") as fh:
-            for m in read_po(fh, locale=locale):
+            for m in read_po(fh, locale=babel_locale(locale)):
                 if isinstance(m.id, str) and m.id and isinstance(m.string, str):
                     found[m.id] = m.string or m.id
     return found

@@ -163,6 +163,33 @@ def test_sockets_per_address_and_per_game(tmp_path):
             assert closed.value.code == 1008
 
 
+def test_spectators_at_the_games_limit_never_lock_its_players_out(tmp_path):
+    with make_client(tmp_path, sockets_per_address=100, sockets_per_game=2) as c:
+        gid, ann = create(c)
+        with ws(c, gid) as a, ws(c, gid) as b:
+            a.receive_json(), b.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed, ws(c, gid) as third:
+                third.receive_json()
+            assert closed.value.code == 1008  # a third spectator is refused
+            bob = join(c, gid, "Bob")
+            with ws(c, gid, ann) as seated, ws(c, gid, bob) as joined:
+                assert seated.receive_json()["type"] == "state"
+                assert joined.receive_json()["type"] == "state"
+
+
+def test_the_open_tables_socket_counts_for_its_address(tmp_path):
+    with make_client(tmp_path, sockets_per_address=2) as c:
+        gid, _ = create(c)
+        with ws(c, gid) as game, c.websocket_connect("/ws/tables", headers=ORIGIN) as listing:
+            game.receive_json()
+            assert listing.receive_json()["type"] == "tables"
+            with pytest.raises(WebSocketDisconnect) as closed, \
+                    c.websocket_connect("/ws/tables", headers=ORIGIN) as third:
+                third.receive_json()
+            assert closed.value.code == 1008
+            assert "cardwar_open_connections 2.0" in c.get("/metrics").text
+
+
 def test_a_flooding_socket_is_warned_then_closed_with_1008(tmp_path):
     with make_client(tmp_path, flood_warnings=3) as c:
         gid, s0 = create(c)

@@ -29,6 +29,9 @@ def test_the_continue_link_secret_is_never_logged(tmp_path):
             assert taken.status_code == 303 and other_device.cookies[f"cw_{gid}"] == secret
             wrong = other_device.get(f"{base}/pl/g/{gid}/continue/{secret[::-1]}x")
             assert wrong.status_code == 404
+            for odd in (f"Continue/{secret}", f"continue//{secret}", f"continue/%2F{secret}",
+                        f"CONTINUE%2f{secret}"):  # odd spellings of the link
+                other_device.get(f"{base}/pl/g/{gid}/{odd}")
     text = log.read_text()
     assert secret not in text and secret[::-1] not in text
     # the requests were logged, with the key as "-"

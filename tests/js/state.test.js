@@ -6,12 +6,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, dealt, idleLeft, idleSeats, isCreator, reduce,
+  canFlip, canSkip, dealt, idleLeft, idleSeats, isCreator, placings, reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
 /** @typedef {import("../../cardwar/web/static/play/state.js").State} State */
 /** @typedef {import("../../cardwar/web/static/play/state.js").Action} Action */
+/** @typedef {import("../../cardwar/web/static/play/messages.js").Seat} Seat */
 
 const NOW = 50_000;
 
@@ -102,6 +103,32 @@ describe("state: lobby messages", () => {
     assert.equal(s.game.status, "playing");
     assert.deepEqual(s.game.counts, [26, 26]);
     assert.deepEqual(s.game.flipped, []);
+  });
+});
+
+describe("state: the seating drawn at the start (RULES.md 9)", () => {
+  it("started: seats, ours, the creator and shown reactions go by table seat", () => {
+    const three = [
+      { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false, gone: false },
+      { seat: 1, kind: "human", nickname: "Bob", online: false, auto_flip: false, gone: false },
+      { seat: 2, kind: "computer", nickname: null, online: true, auto_flip: false, gone: false },
+    ];
+    const before = apply(lobby({ seats: /** @type {Seat[]} */ (three),
+      game: { players: 3, counts: [0, 0, 0] } }),
+    { type: "reaction", seq: null, seat: 0, key: "clap" });
+    const s = apply(before, { type: "started", seq: 5, counts: [17, 17, 17], seating: [1, 2, 0] });
+    assert.deepEqual(s.seats.map((x) => [x.seat, x.nickname, x.kind, x.online]),
+      [[0, "Bob", "human", false], [1, null, "computer", true], [2, "Ann", "human", true]]);
+    assert.equal(s.you, 2);  // Ann, the creator, was drawn to table seat 2
+    assert.equal(s.game.creator, 2);  // still Ann, the creator, wherever she sits
+    assert.deepEqual(s.game.seating, [1, 2, 0]);
+    assert.deepEqual(s.reactions.map((r) => r.seat), [2]);
+  });
+
+  it("started without a seating (a stacked deal): the lobby's order", () => {
+    const s = apply(lobby(), { type: "started", seq: 5, counts: [26, 26] });
+    assert.deepEqual(s.seats.map((x) => x.nickname), ["Ann", null]);
+    assert.equal(s.you, 0);
   });
 });
 
@@ -378,5 +405,47 @@ describe("state: the replay applies the logged battles", () => {
     assert.deepEqual(end.game.counts, [19, 32, 0]);
     assert.deepEqual(end.game.in_play, [true, true, false]);
     assert.equal(end.last?.winner, 1);
+  });
+});
+
+describe("state: placings (RULES.md 7)", () => {
+  /** @param {Partial<import("../../cardwar/web/static/play/messages.js").Result>} o */
+  const result = (o) => /** @type {import("../../cardwar/web/static/play/messages.js").Result} */ ({
+    outcome: "win", reason: "all_cards", winner: 0, battles: 9, final_counts: [52, 0, 0, 0],
+    eliminated: {}, seed: null, hands: null, command: null, ...o });
+
+  it("players who go out in the same battle share a placing", () => {
+    const r = result({ eliminated: { 1: 9, 2: 4, 3: 4 } });
+    assert.deepEqual(placings(r), [{ seat: 0, place: 1 }, { seat: 1, place: 2 },
+      { seat: 2, place: 3 }, { seat: 3, place: 3 }]);
+  });
+
+  it("a draw: the players still in play share the first place", () => {
+    const r = result({ outcome: "draw", reason: "battle_limit", winner: null,
+      final_counts: [20, 0, 12, 20], eliminated: { 1: 300 } });
+    assert.deepEqual(placings(r).map((p) => [p.seat, p.place]), [[0, 1], [2, 1], [3, 1], [1, 4]]);
+  });
+});
+
+describe("state: pace, fast-forward and leaving", () => {
+  it("pace sets a seat's pace; left gives the seat to the computer and moves the creator", () => {
+    let s = apply(playing(), { type: "pace", seq: 5, seat: 1, pace: "fast" });
+    assert.equal(s.seats[1].pace, "fast");
+    s = apply(s, { type: "left", seq: 6, seat: 0, creator: 1 });
+    assert.deepEqual([s.seats[0].kind, s.seats[0].nickname, s.seats[0].online], ["left", "Ann", true]);
+    assert.equal(s.game.creator, 1);
+  });
+
+  it("a player who is out may skip only while nobody in play flips by hand", () => {
+    const out = playing({ you: 1, game: { in_play: [true, false] } });
+    assert.equal(canSkip(out), false);  // Ann flips by hand
+    const auto = apply(out, { type: "auto_flip", seq: 5, seat: 0, on: true });
+    assert.equal(canSkip(auto), true);
+    const away = apply(out, { type: "gone", seq: null, seat: 0, gone: true });
+    assert.equal(canSkip(away), true);
+    const skipping = apply(auto, { type: "fast_forward", seq: 6, seat: 1 });
+    assert.equal(skipping.game.skipping, true);
+    assert.equal(canSkip(skipping), false);  // once only
+    assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
   });
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { fmt, makeWords } from "../../cardwar/web/static/play/words.js";
+import { fmt, isolate, makeWords, numberFormat } from "../../cardwar/web/static/play/words.js";
 
 /** @typedef {import("../../cardwar/web/static/play/words.js").Strings} Strings */
 /** @typedef {import("../../cardwar/web/static/play/messages.js").Seat} Seat */
@@ -19,12 +19,20 @@ const EN = /** @type {Strings} */ (/** @type {unknown} */ ({
   cards: { one: "{count} card", other: "{count} cards" },
   ranks: { 2: "two", 5: "five", 9: "nine", T: "ten", K: "king", Q: "queen", 3: "three" },
   suits: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
+  number: { group: ",", min_grouping: 1, minus: "-" },
 }));
 // Polish has three forms for whole numbers (one, few, many)
 const PL = /** @type {Strings} */ (/** @type {unknown} */ ({
-  ...EN, battle_of: "Bitwa {n} z {limit}",
+  ...EN, battle_of: "Bitwa {n} z {limit}", number: { group: "\u00a0", min_grouping: 2, minus: "-" },
   cards: { one: "{count} karta", few: "{count} karty", many: "{count} kart",
     other: "{count} karty" },
+}));
+// French and Brazilian Portuguese: 0 and 1 are "one", exact millions "many" (with "de")
+const FR = /** @type {Strings} */ (/** @type {unknown} */ ({
+  ...EN, number: { group: "\u202f", min_grouping: 1, minus: "-" }, cards: { one: "{count} carte", many: "{count} de cartes", other: "{count} cartes" },
+}));
+const PT = /** @type {Strings} */ (/** @type {unknown} */ ({
+  ...EN, number: { group: ".", min_grouping: 1, minus: "-" }, cards: { one: "{count} carta", many: "{count} de cartas", other: "{count} cartas" },
 }));
 
 /** @type {Seat[]} */
@@ -48,6 +56,12 @@ describe("words", () => {
     const pl = makeWords(PL, "pl");
     assert.deepEqual([1, 2, 5, 22, 25].map((n) => pl.plural(PL.cards, n)),
       ["1 karta", "2 karty", "5 kart", "22 karty", "25 kart"]);
+    const fr = makeWords(FR, "fr");
+    assert.deepEqual([0, 1, 2, 1000, 1e6].map((n) => fr.plural(FR.cards, n)),
+      ["0 carte", "1 carte", "2 cartes", "1\u202f000 cartes", "1\u202f000\u202f000 de cartes"]);
+    const pt = makeWords(PT, "pt-BR");
+    assert.deepEqual([0, 1, 2, 1000, 1e6].map((n) => pt.plural(PT.cards, n)),
+      ["0 carta", "1 carta", "2 cartas", "1.000 cartas", "1.000.000 de cartas"]);
   });
 
   it("names seats: nickname, computer, or the seat's number", () => {
@@ -93,5 +107,31 @@ describe("words", () => {
     assert.deepEqual(w.tieLetters(true, 5), ["P", "E", "A", "C", "E"]);
     assert.deepEqual(w.tieLetters(true, 2), ["P", "E"]);
     assert.deepEqual(w.tieLetters(false, 3), ["", "", ""]);
+  });
+});
+
+describe("words: numbers from the server's CLDR data, names isolated", () => {
+  it("writes numbers as the rules pages do (Babel), whatever the browser's Intl says", () => {
+    const it_ = numberFormat({ group: ".", min_grouping: 1, minus: "-" });
+    assert.equal(it_(1000), "1.000");  // the bug: Intl printed "1000" in Italian
+    assert.equal(it_(832), "832");
+    assert.equal(it_(1234567), "1.234.567");
+    const es = numberFormat({ group: ".", min_grouping: 2, minus: "-" });
+    assert.deepEqual([es(1000), es(10000)], ["1000", "10.000"]);
+    const cs = numberFormat({ group: "\u00a0", min_grouping: 1, minus: "-" });
+    assert.equal(cs(-1000), "-1\u00a0000");
+    const w = makeWords({ ...EN, number: { group: ".", min_grouping: 1, minus: "-" } }, "it");
+    assert.equal(w.battleNumber(/** @type {any} */ ({ status: "playing", battle: 831,
+      battle_limit: 1000 })), "Battle 832 of 1.000");
+  });
+
+  it("isolates a right-to-left nickname so it cannot reorder the sentence", () => {
+    assert.equal(isolate("Ann"), "Ann");
+    assert.equal(isolate("דנה"), "\u2068דנה\u2069");
+    assert.equal(isolate("ليلى 7"), "\u2068ليلى 7\u2069");
+    const w = makeWords(EN, "en");
+    const seats = /** @type {Seat[]} */ ([{ ...SEATS[0], nickname: "דנה" }, SEATS[1]]);
+    assert.equal(w.fmt(EN.went_out, { name: w.seatName(seats, 0) }),
+      "\u2068דנה\u2069 is out of the game.");
   });
 });

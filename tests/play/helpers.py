@@ -23,7 +23,7 @@ def make_client(tmp_path: Any, **overrides: Any) -> TestClient:
     """A test client (not yet entered) of a fresh app with a temporary database."""
     values: dict[str, Any] = {"database": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
                               "testing_stacked_deck": True, "flip_timeout": 60.0,
-                              "computer_delay": 0.01}
+                              "computer_delay": 0.01, "peace_show": 0.0}
     values.update(overrides)
     return TestClient(create_app(Settings(**values)))
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cardwar.web.i18n import LOCALES
 from cardwar.web.strings import client_strings
 
 from .helpers import ORIGIN, create, join, make_client
@@ -62,7 +63,7 @@ def test_hand_made_form_posts_get_the_translated_error_page(client, data, status
 
 
 def test_tie_wording_follows_the_variant():
-    for locale in ("en", "it", "de", "es", "pl", "cs"):
+    for locale in LOCALES:
         war = client_strings(locale, "war")
         peace = client_strings(locale, "peace")
         assert war["tie_word"] == "" and peace["tie_word"]
@@ -117,6 +118,9 @@ def test_favicon_and_upper_case_locales_redirect(client):
     r = client.get("/EN/peace?x=1", follow_redirects=False)
     assert r.status_code == 308 and r.headers["location"] == "/en/peace?x=1"
     assert client.get("/XX/peace", follow_redirects=False).status_code == 404
+    for spelled in ("pt-br", "PT_BR", "pt_BR"):  # the locale is written pt-BR in URLs
+        r = client.get(f"/{spelled}/war", follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == "/pt-BR/war"
 
 
 def test_hidden_always_hides_in_the_site_css(client):
@@ -134,7 +138,9 @@ def test_the_flip_help_and_presence_are_worded_in_every_language():
         assert all("{count}" in f for f in forms.values()), locale
         assert strings["presence_unknown"], locale
     pl = client_strings("pl")
-    assert set(pl["flip_help"]) == {"one", "few", "many"}
+    # "other" is a fraction's form (1,5 sekundy): the browser can pick it, so it is there
+    assert set(pl["flip_help"]) == {"one", "few", "many", "other"}
+    assert pl["flip_help"]["other"] == pl["flip_help"]["few"]
     assert "{count} sekundę," in pl["flip_help"]["one"]
     assert "{count} sekundy," in pl["flip_help"]["few"]
     assert "{count} sekund," in pl["flip_help"]["many"]

@@ -47,6 +47,10 @@ def test_a_game_link_is_previewed_in_its_creators_language(client):
     ("pl", "Ann zaprasza cię do gry: Wojna — 1 wolne miejsce"),
     ("de", "Ann lädt Sie zu einer Partie Krieg ein – 1 Platz frei"),
     ("cs", "Ann vás zve na hru Válka — 1 volné místo"),
+    ("fr", "Ann vous invite à une partie de Bataille — 1 place libre"),
+    ("pt-BR", "Ann convida você para uma partida de Guerra — 1 lugar livre"),
+    ("nl", "Ann nodigt je uit voor een potje Oorlogje — 1 plaats vrij"),
+    ("uk", "Ann запрошує вас на гру «Війна» — 1 вільне місце"),
 ])
 def test_other_languages_and_variants(client, locale, title):
     gid, _ = create(client, locale=locale, variant="war")

@@ -19,8 +19,9 @@ from .helpers import ORIGIN, create, finish, join, make_client, sync, until, ws
 
 @pytest.fixture
 def seeded(tmp_path):
-    """A client whose games are shuffled (long games), timers far away."""
-    with make_client(tmp_path, testing_stacked_deck=False) as c:
+    """A client whose games are shuffled (long games), timers far away; seed
+    ``peace`` seats two players in the lobby's order (RULES.md 9, Seating)."""
+    with make_client(tmp_path, testing_stacked_deck=False, testing_seed="peace") as c:
         yield c
 
 
@@ -196,8 +197,8 @@ def test_spectators_watch_live_and_players_see_how_many(seeded):
 def test_a_gone_player_is_played_for_and_takes_over_again(tmp_path):
     # a gone seat flips computer_delay into a battle: long enough for Bob's page to
     # be back before it would flip for him in battle 2
-    with make_client(tmp_path, testing_stacked_deck=False, gone_after=0.2,
-                     computer_delay=1.0) as c:
+    with make_client(tmp_path, testing_stacked_deck=False, testing_seed="peace",
+                     gone_after=0.2, computer_delay=1.0) as c:  # seats in the lobby's order
         gid, s0 = create(c)
         s1 = join(c, gid, "Bob")
         with ws(c, gid, s0) as w0:
@@ -240,14 +241,15 @@ def test_the_creator_can_hand_a_gone_seat_to_the_computer(tmp_path):
             w0.send_json({"type": "hand_over", "seat": 1})
             assert until(w0, "error")["code"] == "not_gone"  # Bob is not gone (not playing)
             w0.send_json({"type": "start"})
-            until(w2, "gone", seat=1)
-            w2.send_json({"type": "hand_over", "seat": 1})
+            bob = until(w2, "started")["seating"].index(1)  # Bob's seat at the table
+            until(w2, "gone", seat=bob)
+            w2.send_json({"type": "hand_over", "seat": bob})
             assert until(w2, "error")["code"] == "not_creator"
-            w0.send_json({"type": "hand_over", "seat": 1})
-            assert until(w2, "handed")["seat"] == 1
+            w0.send_json({"type": "hand_over", "seat": bob})
+            assert until(w2, "handed")["seat"] == bob
             table = c.app.state.tables.cache.get(gid)
-            assert table.record.seats[1].kind == "computer"
-            assert table.record.seats[1].secret_hash is None
+            assert table.record.seats[bob].kind == "computer"
+            assert table.record.seats[bob].secret_hash is None
         with ws(c, gid, s1) as bob:  # Bob's secret no longer holds a seat
             assert bob.receive_json()["you"] is None
 

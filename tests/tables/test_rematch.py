@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from cardwar.bus import LocalBus
+from cardwar.engine import seated, seating
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret
@@ -90,8 +91,9 @@ def test_starting_early_gives_the_reserved_seats_to_the_computer():
     with pytest.raises(TableError, match="not_creator"):
         t.start(0)  # a reserved seat is nobody's yet
     t.start(1)
-    assert [(s.kind, s.nickname) for s in t.record.seats] == [
-        ("computer", None), ("human", "Ann"), ("human", "Cy")]
+    # the lobby's seats, then placed at the table by the seed (RULES.md 9, Seating)
+    assert [(s.kind, s.nickname) for s in t.record.seats] == seated(seating("s", 3), [
+        ("computer", None), ("human", "Ann"), ("human", "Cy")])
     assert [(e["type"], e.get("seat"), e.get("kind")) for e in t.take_outbox()] == [
         ("joined", 0, "computer"), ("started", None, None)]
     assert t.reserved_seats() == [] and t.open_seats() == []
@@ -124,15 +126,18 @@ def test_only_the_creator_hands_a_human_seat_to_the_computer():
         t.hand_over(0, 1)
     t.start(0)
     t.take_outbox()
-    for by, seat, code in ((1, 2, "not_creator"), (None, 1, "not_creator"), (0, 0, "not_gone"),
-                           (0, 7, "not_gone")):
+    # the seed drew the seats (RULES.md 9): who sits where now
+    ann, bo, cy = (t.seat_of(h) for h in ("h0", "h1", "h2"))
+    assert t.creator == ann
+    for by, seat, code in ((bo, cy, "not_creator"), (None, bo, "not_creator"),
+                           (ann, ann, "not_gone"), (ann, 7, "not_gone")):
         with pytest.raises(TableError, match=code):
             t.hand_over(by, seat)
-    t.hand_over(0, 1)
-    assert t.record.seats[1].kind == "computer" and t.seat_of("h1") is None
-    assert t.take_outbox() == [{"type": "handed", "seq": t.seq, "seat": 1}]
+    t.hand_over(ann, bo)
+    assert t.record.seats[bo].kind == "computer" and t.seat_of("h1") is None
+    assert t.take_outbox() == [{"type": "handed", "seq": t.seq, "seat": bo}]
     with pytest.raises(TableError, match="not_gone"):
-        t.hand_over(0, 1)  # a computer seat already
+        t.hand_over(ann, bo)  # a computer seat already
 
 
 def test_relink_replaces_the_secret():

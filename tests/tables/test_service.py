@@ -9,7 +9,7 @@ import pytest
 from cardwar.bus import LocalBus
 from cardwar.settings import Settings
 from cardwar.store import Store
-from cardwar.tables import TableError, TableService
+from cardwar.tables import TableError, TableService, hash_secret
 
 pytestmark = pytest.mark.anyio
 
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.anyio
 async def _service(tmp_path, **kw) -> TableService:
     kw.setdefault("flip_timeout", 30.0)
     kw.setdefault("computer_delay", 0.01)
+    kw.setdefault("peace_show", 0.0)  # a peace's own wait: tests/tables/test_choices.py
     settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", **kw)
     store = Store(settings.database)
     await store.migrate()
@@ -82,12 +83,14 @@ async def test_computer_seats_flip_by_themselves(tmp_path):
 
 async def test_a_computer_game_plays_itself_with_auto_flip(tmp_path):
     service = await _service(tmp_path)
-    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    table, secret = await service.create("war", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
-    await service.set_auto(table.id, 0, True)
+    ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
+    assert ann is not None
+    await service.set_auto(table.id, ann, True)
     await _until(lambda: table.game.battles >= 3)
-    await service.set_auto(table.id, 0, False)
-    assert table.record.seats[0].auto_flip is False
+    await service.set_auto(table.id, ann, False)
+    assert table.record.seats[ann].auto_flip is False
     await _close(service)
 
 
@@ -130,20 +133,52 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
 
 async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_path):
     service = await _service(tmp_path, flip_timeout=0.05)
-    table, _ = await service.create("war", 2, computers=(1,), nickname="Ann")
+    table, secret = await service.create("war", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
-    # battle 1: the computer flips and waits, so Ann's clock runs and she is flipped for
-    await _until(lambda: table.game.battles >= 1)
-    # battle 2: the computer flips, but no human has flipped lately: no clock
-    await _until(lambda: 1 in table.record.flipped or table.status != "playing")
+    ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
+    assert ann is not None
+    # the computer flips, but no human is kept waiting: no idle clock, no countdown
+    await _until(lambda: 1 - ann in table.record.flipped)
+    await asyncio.sleep(0.2)  # four idle timeouts
     async with service.cache.lock(table.id):  # the computer's flip is done
         assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
-    assert table.game.battles == 1 or table.status != "playing"
+    assert table.game.battles == 0
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
+    await service.flip(table.id, ann)
+    assert table.game.battles == 1
+    await _close(service)
+
+
+async def test_a_connected_player_idle_battle_after_battle_is_marked_away(tmp_path):
+    service = await _service(tmp_path, flip_timeout=0.05, idle_away=3, peace_show=0.0,
+                             computer_delay=1.0)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    bob, _ = await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    await service.connect(table.id, 0)
+    await service.connect(table.id, 1)
+    ann = next(s.seat for s in table.record.seats if s.nickname == "Ann")
+    bob = 1 - ann
+    for n in range(1, 4):  # Ann flips, Bob's clock runs out: three battles in a row
+        assert not service.presence.is_gone(table.id, bob)
+        await service.flip(table.id, ann)
+        await _until(lambda n=n: table.game.battles >= n or table.status != "playing")
+        if table.status != "playing":
+            pytest.skip("the deal ended the game before the third battle")
+    await _until(lambda: service.presence.is_gone(table.id, bob))
+    assert bob in service.online(table.id)  # connected all along, but away
+    # from now on Bob is played for at the computer's pace: Ann is never kept waiting
+    await service.flip(table.id, ann)
+    await _until(lambda: table.game.battles >= 4 or table.status != "playing")
+    async with service.cache.lock(table.id):
+        events = await service.store.events_since(table.id, 0)
+    assert [e.data["by"] for e in events if e.type == "flipped"
+            and e.data["seat"] == bob][-1] == "gone"
+    # flipping by hand takes the seat back
     if table.status == "playing":
-        await service.flip(table.id, 0)
-        assert table.game.battles == 2 or table.status != "playing"
+        assert await service.flip(table.id, bob)
+        assert not service.presence.is_gone(table.id, bob)
     await _close(service)
 
 

@@ -9,7 +9,7 @@ import shlex
 import pytest
 
 from cardwar.cli import main as cli_main
-from cardwar.engine import PEACE, WAR, card_text, commitment
+from cardwar.engine import PEACE, WAR, card_text, commitment, seated, seating
 from cardwar.tables import (
     NicknameError,
     Table,
@@ -84,7 +84,10 @@ def test_join_start_and_who_may_do_what():
         t.start(1)
     assert err.value.code == "not_creator"
     t.start(0)
-    assert [s.kind for s in t.record.seats] == ["human", "human", "computer"]
+    assert [s.kind for s in t.record.seats] == seated(seating(SEED, 3),
+                                                       ["human", "human", "computer"])
+    assert t.seat_of(hash_secret("s0")) == seating(SEED, 3).index(0)  # the creator's seat
+    assert t.creator == t.seat_of(hash_secret("s0"))  # still the creator, wherever drawn
     with pytest.raises(TableError) as err:
         t.join("Cid", hash_secret("s2"))
     assert err.value.code == "not_lobby"

@@ -17,9 +17,10 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from cardwar.web.i18n import LOCALES
+from cardwar.web.i18n import LOCALES, babel_locale
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = ROOT / "cardwar" / "locales"
@@ -30,10 +31,10 @@ DOMAINS = sorted({p.stem for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
 
 
 def _load(locale: str, domain: str) -> Catalog:
-    path = LOCALE_DIR / locale / "LC_MESSAGES" / f"{domain}.po"
+    path = LOCALE_DIR / babel_locale(locale) / "LC_MESSAGES" / f"{domain}.po"
     assert path.is_file(), f"missing catalog {path.relative_to(ROOT)}"
     with path.open("rb") as fh:
-        return read_po(fh, locale=locale, domain=domain)
+        return read_po(fh, locale=babel_locale(locale), domain=domain)
 
 
 def _ids(catalog: Catalog) -> set[object]:
@@ -46,6 +47,15 @@ def _placeholders(text: str) -> list[str]:
 
 def test_there_is_a_messages_domain():
     assert "messages" in DOMAINS
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_catalog_has_the_languages_own_plural_rule(locale, domain):
+    """Babel's CLDR rule (fr and pt_BR: 0 and 1 singular, exact millions "many"),
+    not one copied from another catalog's header."""
+    catalog, rule = _load(locale, domain), get_plural(babel_locale(locale))
+    assert (catalog.num_plurals, catalog.plural_expr) == (rule.num_plurals, rule.plural_expr)
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -17,7 +17,9 @@ from cardwar.web.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFLINE = {"en": "You are offline", "it": "Sei offline", "de": "Sie sind offline",
-           "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline"}
+           "es": "Estás sin conexión", "pl": "Jesteś offline", "cs": "Jste offline",
+           "fr": "Vous êtes hors ligne",
+           "pt-BR": "Você está offline", "nl": "Je bent offline", "uk": "Ви офлайн"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -30,7 +32,7 @@ def test_the_manifest_is_in_the_visitors_language(client, locale):
     m = json.loads(r.text)
     assert (m["lang"], m["start_url"], m["scope"]) == (locale, f"/{locale}/", f"/{locale}/")
     assert m["display"] == "standalone" and m["short_name"] == "cardwar"
-    assert m["name"].startswith("cardwar: ") and m["description"]
+    assert m["name"].startswith("cardwar") and m["description"]
     assert re.fullmatch(r"#[0-9a-f]{6}", m["theme_color"])
     sizes = {(i["sizes"], i["purpose"]) for i in m["icons"] if i["type"] == "image/png"}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
@@ -61,6 +63,10 @@ def test_the_service_worker_keeps_only_static_assets(client):
     assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", r.text).group(1))
     offline = json.loads(re.search(r"const OFFLINE = (\{.*?\});", r.text).group(1))
     assert set(offline) == set(LOCALES)
+    # a browser set to a language finds its offline page by the language alone
+    by_language = json.loads(re.search(r"const BY_LANGUAGE = (\{.*?\});", r.text).group(1))
+    assert by_language["pt"] == "/pt-BR/offline" and by_language["fr"] == "/fr/offline"
+    assert set(by_language.values()) == set(offline.values())
     assert any(a.endswith("/play/game.js") for a in assets)
     for url in [*assets, *offline.values()]:
         assert client.get(url).status_code == 200, url

@@ -7,6 +7,7 @@
 const CACHE = "cardwar-{{ version }}";
 const ASSETS = {{ assets|tojson }};
 const OFFLINE = {{ offline|tojson }};
+const BY_LANGUAGE = {{ by_language|tojson }};
 const DEFAULT = {{ default|tojson }};
 
 self.addEventListener("install", (event) => {
@@ -26,8 +27,8 @@ self.addEventListener("activate", (event) => {
 function offlinePage(path) {
   const first = path.split("/")[1];
   if (OFFLINE[first]) return OFFLINE[first];
-  const browser = (self.navigator.language || "").slice(0, 2).toLowerCase();
-  return OFFLINE[browser] || OFFLINE[DEFAULT];
+  const browser = (self.navigator.language || "").split("-")[0].toLowerCase();
+  return BY_LANGUAGE[browser] || OFFLINE[DEFAULT];
 }
 
 /** A versioned static asset: the same URL never changes, so it may be kept. */

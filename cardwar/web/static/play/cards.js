@@ -93,7 +93,7 @@ export function seatBox(w, state, seat) {
   if (!state.game.in_play[seat]) box.classList.add("tseat--out");
   if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
   const head = el("header", "tseat__head");
-  head.appendChild(el("span", "tseat__name", name));
+  head.appendChild(el("bdi", "tseat__name", name));  // a nickname of any script
   box.appendChild(head);
   return { box, head };
 }
@@ -165,6 +165,7 @@ export function playArea(w, state, seat) {
       if (state.revealed) {
         // the pot is taken: the face-down cards are shown, still labelled
         b = cardEl(w, code, "pcard--shown");
+        b.style.setProperty("--i", String(j));  // turned over in the order laid
         b.removeAttribute("role");
         b.removeAttribute("aria-label");
         if (letters[j]) b.appendChild(el("span", "pcard__letter", letters[j]));

@@ -2,6 +2,7 @@
 // replay the deal, links) and the rematch offer. DOM only, drawn from the state.
 
 import { byId, el } from "./cards.js";
+import { placings } from "./state.js";
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./render.js").View} View */
@@ -37,7 +38,7 @@ export function renderEnd(v, state) {
       w.fmt(S.turns_length, { cards: w.num(r.battles), tricks: w.num(r.tricks) })));
   }
   end.appendChild(el("h3", "end__placings-title", S.placings));
-  end.appendChild(placings(v, state));
+  end.appendChild(placingList(v, state));
   if (state.game.players === 3) end.appendChild(el("p", "end__aside", S.set_aside));
   end.appendChild(el("p", "", S.seed));
   end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
@@ -60,28 +61,24 @@ export function renderEnd(v, state) {
 }
 
 /**
- * Placings: those still in play by cards held, then who went out, the latest first.
+ * Placings (state.placings): those still in play by cards held, then who went
+ * out, the latest first; a shared place is numbered once for each (3, 3).
  * @param {View} v
  * @param {State} state
  */
-function placings(v, state) {
+function placingList(v, state) {
   const { w } = v;
   const r = /** @type {import("./messages.js").Result} */ (state.result);
   const out = r.eliminated || {};
-  /** @param {number} s */
-  const wentOut = (s) => out[s] !== undefined;
-  const order = r.final_counts.map((_, s) => s);
-  order.sort((a, b) => {
-    if (wentOut(a) !== wentOut(b)) return wentOut(a) ? 1 : -1;
-    if (wentOut(a)) return out[b] - out[a] || a - b;
-    return r.final_counts[b] - r.final_counts[a] || a - b;
-  });
   const list = el("ol", "end__counts");
-  order.forEach((s) => {
-    const name = w.seatName(state.seats, s);
-    list.appendChild(el("li", "", wentOut(s)
-      ? w.fmt(w.S.out_in_battle, { name, n: w.num(out[s]) })
-      : name + ": " + w.plural(w.S.cards, r.final_counts[s])));
+  placings(r).forEach(({ seat, place }) => {
+    const name = w.seatName(state.seats, seat);
+    const li = /** @type {HTMLLIElement} */ (el("li", "", out[seat] !== undefined
+      ? w.fmt(w.S.out_in_battle, { name, n: w.num(out[seat]) })
+      : name + ": " + w.plural(w.S.cards, r.final_counts[seat])));
+    li.value = place;
+    li.dataset.place = String(place);
+    list.appendChild(li);
   });
   return list;
 }
@@ -108,7 +105,8 @@ export function renderRematch(v, state) {
     button.textContent = S.rematch;
     return;
   }
-  if (v.ui.late) {
+  const late = v.ui.late || Boolean(v.C.rematch_late);
+  if (late) {
     // it started without us (the error above says so): watch it instead
     const watch = el("a", "button button--quiet", S.watch_rematch);
     watch.href = location.pathname.replace(/\/g\/[^/]+$/, "/g/" + g.rematch);
@@ -119,7 +117,7 @@ export function renderRematch(v, state) {
     offer.textContent = by !== null && by !== undefined && by !== state.you
       ? w.fmt(S.rematch_offer, { name: w.seatName(state.seats, by) }) : S.rematch_ready;
   }
-  button.hidden = v.ui.late;
+  button.hidden = late;
   button.textContent = S.rematch_join;
 }
 

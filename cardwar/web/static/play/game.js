@@ -22,13 +22,16 @@ import { makeWords } from "./words.js";
 /** @typedef {import("./render.js").View} View */
 
 /** ms between a battle with a peace and its face-down cards being turned */
-const REVEAL_DELAY = 900;
+const REVEAL_DELAY = 700;
 /** The localStorage key of "hide the others' reactions" ("on" when hidden). */
 const MUTE_KEY = "cardwar.reactions.hidden";
 
 const S = /** @type {import("./words.js").Strings} */ (embedded("play-strings"));
 const C = /** @type {import("./render.js").Config} */ (embedded("play-config"));
 const w = makeWords(S, C.locale);
+/** ms a battle with a peace stays on the table at least, whoever flips next (the
+ * server waits at least as long before any automatic flip) */
+const PEACE_HOLD = Math.max(REVEAL_DELAY + 1500, (C.peace_hold || 2.25) * 1000);
 const query = new URLSearchParams(location.search);
 /** @type {State | null} */
 let state = null;
@@ -40,6 +43,49 @@ let expiryTimer;
 let storage = null;
 try { storage = window.localStorage; } catch (e) { /* storage blocked: nothing remembered */ }
 const sound = makeSound(storage);
+
+// While a peace is on show (until holdUntil, on the Date.now() clock), the next
+// battle and whatever comes after it are kept and applied in order afterwards: the
+// next battle never replaces the peace before it could be read (flips, presence and
+// the end of the game before it are shown at once).
+let holdUntil = 0;
+/** ms between two battles kept while a peace was shown, when they are applied */
+const CATCH_UP = 300;
+/** @type {import("./messages.js").ServerMessage[]} */
+const held = [];
+/** @type {number | undefined} */
+let holdTimer;
+
+/** A message from the server: applied now, or kept while a peace is shown.
+ * @param {import("./messages.js").ServerMessage} m */
+function receive(m) {
+  if (m.type === "state") forgetHeld();
+  else if (held.length || (m.type === "battle" && Date.now() < holdUntil)) {
+    held.push(m);
+    window.clearTimeout(holdTimer);
+    holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
+    return;
+  }
+  dispatch(m);
+}
+
+/** The peace has been shown: apply what came meanwhile, a battle at a time
+ * (CATCH_UP ms apart, or longer for another peace). */
+function releaseHeld() {
+  while (held.length && Date.now() >= holdUntil) {
+    const m = /** @type {import("./messages.js").ServerMessage} */ (held.shift());
+    dispatch(m);
+    if (m.type === "battle" && held.length) holdUntil = Math.max(holdUntil, Date.now() + CATCH_UP);
+  }
+  if (held.length) holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
+}
+
+/** Drop what was kept (a snapshot or a catch-up brings it again). */
+function forgetHeld() {
+  held.length = 0;
+  holdUntil = 0;
+  window.clearTimeout(holdTimer);
+}
 
 /** @type {View} */
 const view = {
@@ -114,6 +160,7 @@ const EFFECTS = {
     draw();
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
+      if (!s.game.skipping) holdUntil = Date.now() + PEACE_HOLD;
       revealTimer = window.setTimeout(
         () => dispatch({ type: "local:reveal", battle: m.battle }), REVEAL_DELAY);
     } else {
@@ -127,7 +174,14 @@ const EFFECTS = {
   },
   "local:reveal"(s) {
     draw();
-    slidePot(s);
+    // the face-down cards turn over one by one as they are gathered (CSS; still
+    // with prefers-reduced-motion), then the pot goes to the winner
+    document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
+    slidePot(s, Math.max(1600, PEACE_HOLD - REVEAL_DELAY - 800));
+  },
+  left(s, m) {
+    draw();
+    announce(w.fmt(S.left_said, { name: w.seatName(s.seats, m.seat) }));
   },
   over(s, m) {
     settlePot();
@@ -160,8 +214,9 @@ const link = connect({
   path: C.socket,
   heartbeat: C.heartbeat || 20,
   since: () => (state && state.seq !== null && state.seq !== undefined ? state.seq : null),
-  message: dispatch,
+  message: receive,
   connecting() {
+    forgetHeld();  // the catch-up sends again what we had not applied
     // a flip sent just before a drop may never have reached the server
     dispatch({ type: "local:retry" });
     if (!state) byId("game-status").textContent = S.connecting;
@@ -191,6 +246,14 @@ document.addEventListener("keydown", (e) => {
 });
 byId("auto-flip").addEventListener("change", (e) => {
   link.send({ type: "auto", on: /** @type {HTMLInputElement} */ (e.target).checked });
+});
+byId("pace").addEventListener("change", (e) => {
+  const pace = /** @type {HTMLSelectElement} */ (e.target).value;
+  if (pace === "slow" || pace === "normal" || pace === "fast") link.send({ type: "pace", pace });
+});
+byId("skip").addEventListener("click", () => link.send({ type: "skip" }));
+byId("leave").addEventListener("click", () => {
+  if (window.confirm(S.leave_confirm)) link.send({ type: "leave" });
 });
 buildReactionBar(view);
 const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));

@@ -5,7 +5,9 @@
 // union, and to the handler table in state.js (tsc fails until it has one).
 export {};
 
-/** @typedef {"open" | "human" | "computer" | "reserved"} SeatKind */
+/** @typedef {"open" | "human" | "computer" | "reserved" | "left"} SeatKind  `left`: its
+ *   player left the table, the computer plays it */
+/** @typedef {"slow" | "normal" | "fast"} Pace  a player's pace of automatic flips */
 /** @typedef {"lobby" | "playing" | "over"} Status */
 
 /**
@@ -16,7 +18,9 @@ export {};
  * @property {string | null} nickname
  * @property {boolean} online  at least one open connection (a computer always is)
  * @property {boolean} auto_flip
- * @property {boolean} [gone]  away so long that the game plays for them
+ * @property {Pace} [pace]  the player's pace of automatic flips (normal if missing)
+ * @property {boolean} [gone]  away so long (or idle so many battles) that the game
+ *   plays for them
  */
 
 /**
@@ -65,6 +69,9 @@ export {};
  * @property {string | null} rematch  the rematch's game id, once offered
  * @property {number | null} rematch_by  the seat that offered it
  * @property {string} [commitment]
+ * @property {boolean} [skipping]  a player who is out fast-forwarded the game
+ * @property {number[] | null} [seating]  who sits where, drawn from the seed at the start
+ *   (RULES.md 9): item t is the lobby seat of the player at table seat t; null in the lobby
  * @property {number | null} [to_move]  in turns (Beggar-my-neighbour): the seat to put
  *   down the next card (null once over); missing in the battle games
  * @property {number} [owed]  in turns: cards the seat to move owes (0: none)
@@ -97,7 +104,8 @@ export {};
  *   a catch-up too long) */
 /** @typedef {{type: "joined", seq: number, seat: number, kind: SeatKind,
  *   nickname: string | null, creator?: number | null}} JoinedMessage */
-/** @typedef {{type: "started", seq: number, counts: number[]}} StartedMessage */
+/** @typedef {{type: "started", seq: number, counts: number[], seating?: number[]}}
+ *   StartedMessage  `seating`: who sits where from now on (see Game) */
 /** @typedef {{type: "flipped", seq: number, seat: number, battle: number, by?: string}}
  *   FlippedMessage */
 /** @typedef {BattleRecord & {type: "battle", seq: number | null, in_play?: boolean[]}}
@@ -113,6 +121,11 @@ export {};
 /** @typedef {{type: "handed", seq: number, seat: number}} HandedMessage */
 /** @typedef {{type: "relinked", seq: number, seat: number}} RelinkedMessage  new device link */
 /** @typedef {{type: "rematch", seq: number, game: string, by: number | null}} RematchMessage */
+/** @typedef {{type: "pace", seq: number, seat: number, pace: Pace}} PaceMessage */
+/** @typedef {{type: "fast_forward", seq: number, seat: number}} FastForwardMessage  a
+ *   player who is out skips to the result: the battles left come without waiting */
+/** @typedef {{type: "left", seq: number, seat: number, creator: number | null}} LeftMessage
+ *   the seat's player left the table; the computer plays it */
 /** @typedef {{type: "presence", seq: null, seat: number, online: boolean}} PresenceMessage */
 /** @typedef {{type: "gone", seq: null, seat: number, gone: boolean}} GoneMessage */
 /** @typedef {{type: "watchers", seq: null, count: number}} WatchersMessage  spectators */
@@ -133,13 +146,15 @@ export {};
  * then presence, gone and watchers for every seat (or a new `state`).
  * @typedef {StateMessage | JoinedMessage | StartedMessage | FlippedMessage | BattleMessage |
  *   CardMessage | OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
+ *   PaceMessage | FastForwardMessage | LeftMessage |
  *   PresenceMessage | GoneMessage | WatchersMessage | IdleMessage | ReactionMessage |
  *   ErrorMessage | PingMessage | PongMessage} ServerMessage
  */
 
 /**
  * Every message the page sends (cardwar/web/protocol.py validates them).
- * @typedef {{type: "flip", battle: number} | {type: "auto", on: boolean} | {type: "start"} |
+ * @typedef {{type: "flip", battle: number} | {type: "auto", on: boolean} |
+ *   {type: "pace", pace: Pace} | {type: "skip"} | {type: "leave"} | {type: "start"} |
  *   {type: "hand_over", seat: number} | {type: "react", key: ReactionKey} | {type: "ping"} |
  *   {type: "pong"}} ClientMessage
  */

@@ -17,8 +17,9 @@ function areas(/** @type {string} */ selector) {
  * Slide the last battle's cards to the winner's pile (nothing when nobody took
  * the pot, or on the game's last battle: it stays for the end screen).
  * @param {State} state
+ * @param {number} [after]  ms before the slide starts (a peace stays longer)
  */
-export function slidePot(state) {
+export function slidePot(state, after = 1600) {
   window.clearTimeout(slideTimer);
   const last = state.last;
   if (!last || last.winner === null || last.winner === undefined) return;
@@ -49,7 +50,7 @@ export function slidePot(state) {
         area.style.transform = "";
       });
     }, 750);
-  }, 1600);
+  }, after);
 }
 
 /** Stop any pick-up and put the cards back in place (the game is over). */

@@ -5,8 +5,9 @@
 
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
-import { acts, canFlip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
+import { acts, canFlip, canSkip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
+
 
 /** @typedef {import("./state.js").State} State */
 /** @typedef {import("./messages.js").Seat} Seat */
@@ -24,6 +25,9 @@ import { inTurns, renderTurn } from "./turns.js";
  * @property {string} download
  * @property {string} variant_page
  * @property {string} share  the game's replay link to share (absolute, any language)
+ * @property {boolean} [rematch_late]  the rematch has started without this viewer
+ * @property {number} [peace_hold]  seconds a battle with a peace stays on the page at
+ *   least (the fast pace's; the server waits at least as long before automatic flips)
  */
 
 /**
@@ -57,6 +61,9 @@ export function render(v, state) {
   else renderTable(v, state);
   renderEnd(v, state);
   renderRematch(v, state);
+  // a seated player may leave, in the lobby (the seat is free again) or playing
+  const me = state.you !== null ? state.seats[state.you] : null;
+  byId("leave-area").hidden = !(me && me.kind === "human" && g.status !== "over");
   renderWatchers(v, state);
   renderReactions(v, state);
 }
@@ -145,6 +152,7 @@ export function renderLobby(v, state) {
   } else if (!open) {
     area.textContent = S.watching;
   }
+  byId("seating-lobby").textContent = S.seating_lobby;
 }
 
 /**
@@ -165,7 +173,7 @@ function lobbySeat(v, state, s) {
     li.appendChild(el("span", "seat-list__name seat-list__name--open seat-list__name--reserved",
       w.fmt(S.reserved_seat, { name: s.nickname || "" })));
   } else {
-    li.appendChild(el("span", "seat-list__name", w.seatName(state.seats, s.seat)));
+    li.appendChild(el("bdi", "seat-list__name", w.seatName(state.seats, s.seat)));
     seatTags(v, state, s, li);
     if (s.seat === state.game.creator) li.appendChild(el("span", "tag tag--quiet", S.creator));
     if (s.kind === "human") li.appendChild(presenceEl(v, state, s));
@@ -185,6 +193,10 @@ function lobbySeat(v, state, s) {
 function seatTags(v, state, s, into) {
   const S = v.w.S;
   if (s.kind === "computer") {
+    into.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
+  }
+  if (s.kind === "left") {  // the computer plays the seat of a player who left
+    into.appendChild(el("span", "tag tag--quiet tag--left", S.left));
     into.appendChild(el("span", "tag tag--quiet tag--computer", S.computer));
   }
   if (s.seat === state.you) into.appendChild(el("span", "tag", S.you));
@@ -233,7 +245,11 @@ export function renderTable(v, state) {
     ? w.plural(inTurns(g) ? S.flip_help_turns : S.flip_help, Math.round(C.flip_timeout || 10))
     : "";
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
-  byId("auto-area").hidden = !(you !== null && g.status === "playing");
+  // a player who is out has nothing left to flip
+  byId("auto-area").hidden = !mine;
+  renderChoices(v, state);
+  byId("seating-note").textContent = g.seating ? w.fmt(S.seating_note,
+    { names: state.seats.map((s) => w.seatName(state.seats, s.seat)).join(", ") }) : "";
   if (you !== null) {
     const auto = /** @type {HTMLInputElement} */ (byId("auto-flip"));
     auto.checked = Boolean(state.seats[you].auto_flip);
@@ -244,6 +260,29 @@ export function renderTable(v, state) {
     pile.focus();
   }
   renderIdle(v, state, Date.now());
+}
+
+/**
+ * What a seated player chooses besides flipping: the pace of automatic flips,
+ * skipping to the result once out, leaving the table; and the note that says
+ * we are played for after being idle.
+ * @param {View} v
+ * @param {State} state
+ */
+function renderChoices(v, state) {
+  const S = v.w.S;
+  const g = state.game;
+  const me = state.you !== null ? state.seats[state.you] : null;
+  const seated = Boolean(me && me.kind === "human") && g.status === "playing";
+  byId("pace-area").hidden = !seated;
+  const pace = /** @type {HTMLSelectElement} */ (byId("pace"));
+  if (me && document.activeElement !== pace) pace.value = me.pace || "normal";
+  byId("skip-area").hidden = !(canSkip(state) || (seated && g.skipping));
+  /** @type {HTMLButtonElement} */ (byId("skip")).disabled = Boolean(g.skipping);
+  byId("skip-note").textContent = g.skipping && seated ? S.skipping : "";
+  const away = Boolean(seated && me && me.gone && g.in_play[/** @type {number} */ (state.you)]);
+  byId("away-note").hidden = !away;
+  byId("away-note").textContent = away ? S.away_you : "";
 }
 
 /**

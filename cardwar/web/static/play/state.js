@@ -135,7 +135,7 @@ export function dealt(deal) {
     game: {
       players, battle: 0, counts: deal.start_counts, in_play: deal.start_counts.map(() => true),
       status: "playing", flipped: [], creator: null, tie_word: deal.tie_word,
-      battle_limit: deal.battle_limit, rematch: null, rematch_by: null,
+      battle_limit: deal.battle_limit, rematch: null, rematch_by: null, seating: null,
     },
   };
 }
@@ -165,7 +165,12 @@ const ON = {
   }),
   rematch: (s, m) => withGame(s, { rematch: m.game, rematch_by: m.by ?? s.game.rematch_by }),
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
-  started: (s, m) => withGame(s, { status: "playing", counts: m.counts, flipped: [] }),
+  pace: (s, m) => withSeat(s, m.seat, { pace: m.pace }),
+  fast_forward: (s) => withGame(s, { skipping: true }),
+  left: (s, m) => withGame(withSeat(s, m.seat, s.game.status === "lobby"
+    ? { kind: "open", nickname: null, online: false, gone: false, auto_flip: false }
+    : { kind: "left", gone: false, online: true, auto_flip: false }), { creator: m.creator }),
+  started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
     const f = s.game.flipped;
@@ -233,6 +238,31 @@ const ON = {
     return { ...s, reactions, refused };
   },
 };
+
+/**
+ * The game starts and the seed draws the seating (RULES.md 9): `seating[t]` is the
+ * lobby seat now at table seat `t`; seats, ours, the creator and the reactions on
+ * show are numbered by table seat from here on.
+ * @param {State} s
+ * @param {import("./messages.js").StartedMessage} m
+ * @returns {State}
+ */
+function seatDrawn(s, m) {
+  const order = m.seating || s.seats.map((_, i) => i);
+  const at = (/** @type {number} */ lobby) => order.indexOf(lobby);
+  const seats = order.map((lobby, seat) => ({ ...s.seats[lobby], seat }));
+  // the creator is the same player, wherever drawn: the human of the lowest lobby seat
+  const humans = seats.filter((x) => x.kind === "human").map((x) => x.seat)
+    .sort((a, b) => order[a] - order[b]);
+  return {
+    ...s,
+    seats,
+    you: s.you === null ? null : at(s.you),
+    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
+    game: { ...s.game, status: "playing", counts: m.counts, flipped: [], seating: order,
+      creator: humans.length ? humans[0] : null },
+  };
+}
 
 /**
  * @param {State} s
@@ -335,4 +365,53 @@ export function nextExpiry(s) {
   const times = s.reactions.map((r) => r.until);
   if (s.refused) times.push(s.refused);
   return times.length ? Math.min(...times) : null;
+}
+
+/**
+ * The placings of a finished game, best first: `place` counts from 1 and is
+ * shared (RULES.md 7) by players who went out in the same battle, and by the
+ * players still in play when the game is a draw; otherwise those in play rank
+ * by the cards they hold, and those out by how late they went out.
+ * @param {import("./messages.js").Result} r
+ * @returns {{seat: number, place: number}[]}
+ */
+export function placings(r) {
+  const out = r.eliminated || {};
+  const wentOut = (/** @type {number} */ s) => out[s] !== undefined;
+  const draw = r.outcome !== "win";
+  /** the key that decides a place (equal keys share it), the lower the better */
+  const key = (/** @type {number} */ s) => wentOut(s) ? [1, -out[s]] : [0, draw ? 0 : -r.final_counts[s]];
+  const order = r.final_counts.map((_, s) => s);
+  const cmp = (/** @type {number} */ a, /** @type {number} */ b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  };
+  order.sort((a, b) => cmp(a, b) || a - b);
+  return order.map((seat, i) => {
+    let first = i;
+    while (first > 0 && cmp(order[first - 1], seat) === 0) first--;
+    return { seat, place: first + 1 };
+  });
+}
+
+/**
+ * Whether a human still in play flips by hand (not on auto-flip, not away): then
+ * the game goes at the normal pace and nobody may fast-forward it.
+ * @param {State} s
+ */
+export function handFlipping(s) {
+  const g = s.game;
+  return s.seats.some((seat) => g.in_play[seat.seat] && seat.kind === "human" &&
+    !seat.auto_flip && !seat.gone);
+}
+
+/**
+ * Whether we may fast-forward to the result: seated, out of the game, the game
+ * going on, nobody in play flipping by hand, not fast-forwarded already.
+ * @param {State} s
+ */
+export function canSkip(s) {
+  const g = s.game;
+  return s.you !== null && s.seats[s.you].kind === "human" && g.status === "playing" &&
+    !g.in_play[s.you] && !g.skipping && !handFlipping(s);
 }

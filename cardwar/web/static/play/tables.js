@@ -6,7 +6,7 @@
 
 import { byId, el, embedded } from "./cards.js";
 import { connect } from "./connection.js";
-import { fmt } from "./words.js";
+import { fmt, numberFormat } from "./words.js";
 
 /**
  * One open table as the server sends it (cardwar.tables.listing.OpenTable).
@@ -65,13 +65,14 @@ export function applyListing(list, message, now) {
  * @property {string} join_label
  * @property {string} connecting
  * @property {string} reconnecting
+ * @property {import("./words.js").NumberWords} number  how numbers are written (CLDR)
  */
 
 function start() {
   const S = /** @type {ListingStrings} */ (embedded("tables-strings"));
   const C = /** @type {{locale: string, socket: string, game: string, heartbeat: number,
     tables: OpenTable[]}} */ (embedded("tables-config"));
-  const nf = new Intl.NumberFormat(C.locale);
+  const nf = { format: numberFormat(S.number) };  // the server's CLDR data, as everywhere
   const pr = new Intl.PluralRules(C.locale);
   /** @param {Record<string, string>} forms @param {number} n @param {Record<string, string>} [args] */
   const plural = (forms, n, args) =>

@@ -1,6 +1,7 @@
-// Wording, in the page's language: the strings come from the server
-// (cardwar.web.play.client_strings, embedded as JSON), numbers and plural
-// forms from Intl. Pure: no DOM, so node's tests can use it too.
+// Wording, in the page's language: the strings and the way numbers are written
+// come from the server (cardwar.web.play.client_strings, embedded as JSON: CLDR
+// by Babel, as on the rules pages), plural forms from Intl.PluralRules. Pure: no
+// DOM, so node's tests can use it too.
 
 /** @typedef {import("./messages.js").Seat} Seat */
 /** @typedef {import("./messages.js").BattleRecord} BattleRecord */
@@ -108,6 +109,25 @@
  * @property {PluralForms} share_draw
  * @property {string} share_replay
  * @property {string} share_copied
+ * @property {NumberWords} number  how numbers are written (CLDR, from the server)
+ * @property {string} seating_lobby
+ * @property {string} seating_note
+ * @property {string} pace
+ * @property {Record<string, string>} paces  slow, normal, fast
+ * @property {string} skip
+ * @property {string} skipping
+ * @property {string} away_you
+ * @property {string} leave
+ * @property {string} leave_confirm
+ * @property {string} left
+ * @property {string} left_said
+ */
+
+/**
+ * How a locale writes whole numbers, from the server's CLDR data (Babel): the
+ * grouping separator, CLDR's minimum grouping digits (2: 1000 but 10 000) and
+ * the minus sign.
+ * @typedef {{group: string, min_grouping: number, minus: string}} NumberWords
  */
 
 /**
@@ -120,13 +140,46 @@ export function fmt(t, args) {
   return t.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m));
 }
 
+/** Characters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko…). */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud83a/;
+
+/**
+ * A nickname made safe inside a sentence: one written right to left is wrapped in
+ * the Unicode isolates FSI…PDI, so it cannot reorder the words around it (the
+ * text's own `<bdi>`, for strings that are not elements).
+ * @param {string} name
+ */
+export function isolate(name) {
+  return RTL.test(name) ? "\u2068" + name + "\u2069" : name;
+}
+
+/**
+ * How the page writes a whole number: the server's CLDR data (Babel), the same
+ * as the rules pages, not the browser's Intl (whose data may differ).
+ * @param {NumberWords | undefined} n
+ * @returns {(value: number) => string}
+ */
+export function numberFormat(n) {
+  const group = n ? n.group : ",";
+  const minGrouping = n ? n.min_grouping : 1;
+  const minus = n ? n.minus : "-";
+  return (value) => {
+    const digits = String(Math.abs(Math.trunc(value)));
+    let out = digits;
+    if (digits.length >= 3 + minGrouping) {
+      out = digits.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+    }
+    return value < 0 ? minus + out : out;
+  };
+}
+
 /**
  * The wording helpers bound to the page's strings `S` and `locale` (a BCP 47 tag).
  * @param {Strings} S
  * @param {string} locale
  */
 export function makeWords(S, locale) {
-  const nf = new Intl.NumberFormat(locale);
+  const nf = { format: numberFormat(S.number) };
   const pr = new Intl.PluralRules(locale);
 
   /**
@@ -152,7 +205,7 @@ export function makeWords(S, locale) {
   function seatName(seats, seat) {
     const s = seats[seat];
     if (s.kind === "computer") return fmt(S.computer_name, { n: num(seat + 1) });
-    if (s.kind === "human" && s.nickname) return s.nickname;
+    if ((s.kind === "human" || s.kind === "left") && s.nickname) return isolate(s.nickname);
     return fmt(S.seat, { n: num(seat + 1) });
   }
   /**

@@ -1,0 +1,110 @@
+"""What a seated player may choose during a game besides flipping: a pace of
+automatic flips, fast-forwarding once out, and leaving the table.
+
+:class:`PlayerChoices` is a part of :class:`~cardwar.tables.Table` (its
+events are in :mod:`cardwar.tables.events`: ``pace``, ``fast_forward``,
+``left``); the timing they lead to is :mod:`cardwar.tables.clocks`'.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardwar.engine import Game
+
+from .errors import ErrorCode, TableError
+from .events import PACES, FastForward, Left, Pace, PaceSet
+
+if TYPE_CHECKING:
+    from .events import Event
+    from .kinds import AnyGame
+    from .records import GameRecord
+
+
+class PlayerChoices:
+    """Pace, fast-forward and leaving, for :class:`~cardwar.tables.Table`."""
+
+    if TYPE_CHECKING:
+        record: GameRecord
+        game: AnyGame
+        skipping: bool
+
+        @property
+        def creator(self) -> int | None: ...
+
+        @property
+        def _next(self) -> int: ...
+
+        def _emit(self, event: Event) -> None: ...
+
+        def to_flip(self) -> list[int]: ...
+
+    def _human(self, seat: int) -> None:
+        if not 0 <= seat < len(self.record.seats) or self.record.seats[seat].kind != "human":
+            raise TableError(ErrorCode.NOT_SEATED)
+
+    def _in_play(self) -> list[int]:
+        """Seats still in play (in turns, both players until the end)."""
+        if isinstance(self.game, Game):
+            return self.game.in_play()
+        return [] if self.game.over else list(range(len(self.record.seats)))
+
+    def by_hand(self) -> list[int]:
+        """Seats in play whose human flips by hand (not on auto-flip); whether one
+        of them is away is presence's to say (:mod:`cardwar.tables.presence`)."""
+        if self.record.status != "playing":
+            return []
+        return [s for s in self._in_play() if self.record.seats[s].kind == "human"
+                and not self.record.seats[s].auto_flip]
+
+    def set_pace(self, seat: int, pace: Pace) -> None:
+        """Set ``seat``'s pace of automatic flips (``slow``, ``normal``, ``fast``).
+
+        Raises:
+            TableError: ``not_seated`` if the seat is not a human's;
+                ``bad_message`` for another pace.
+        """
+        self._human(seat)
+        if pace not in PACES:
+            raise TableError(ErrorCode.BAD_MESSAGE)
+        if self.record.seats[seat].pace != pace:
+            self._emit(PaceSet(type="pace", seq=self._next, seat=seat, pace=pace))
+
+    def fast_forward(self, seat: int, waiting: list[int]) -> None:
+        """Play the rest of the game without waiting, for ``seat``, a player who is out.
+
+        Args:
+            seat: the asker.
+            waiting: seats in play whose human flips by hand and is not away
+                (presence's part): there must be none.
+
+        Raises:
+            TableError: ``not_seated`` (not a human's seat), ``not_playing``,
+                ``not_out`` (the asker is still in play, or a human in play
+                still flips by hand).
+        """
+        self._human(seat)
+        if self.record.status != "playing":
+            raise TableError(ErrorCode.NOT_PLAYING)
+        if seat in self._in_play() or waiting:
+            raise TableError(ErrorCode.NOT_OUT)
+        if not self.skipping:
+            self._emit(FastForward(type="fast_forward", seq=self._next, seat=seat))
+
+    def leave(self, seat: int) -> None:
+        """``seat``'s player leaves the table: during the game the computer plays the
+        seat to the end (kind ``left``); in the lobby the seat is open again. Either
+        way the creator's rights (start, hand over) pass to the next human.
+
+        Raises:
+            TableError: ``not_seated`` if the seat is not a human's;
+                ``not_playing`` once the game is over.
+        """
+        self._human(seat)
+        if self.record.status == "over":
+            raise TableError(ErrorCode.NOT_PLAYING)
+        rec = self.record.seats[seat]
+        kind, rec.kind = rec.kind, "left"  # who may start or hand over afterwards
+        creator = self.creator
+        rec.kind = kind
+        self._emit(Left(type="left", seq=self._next, seat=seat, creator=creator))

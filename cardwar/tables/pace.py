@@ -1,0 +1,54 @@
+"""The table service's side of a player's choices (:mod:`cardwar.tables.choices`):
+a pace of automatic flips, fast-forwarding once out, leaving the table.
+
+Each runs through :meth:`TableService.apply` like any change, then re-arms
+the coming battle's timers, whose waits follow the new pace
+(:mod:`cardwar.tables.clocks`).
+"""
+
+from __future__ import annotations
+
+from .events import Pace
+from .service import TableService
+
+
+def waiting_by_hand(service: TableService, game_id: str, by_hand: list[int]) -> list[int]:
+    """The seats of ``by_hand`` (humans in play not on auto-flip) whose player is
+    not away: the humans a fast-forward would hurry."""
+    return [s for s in by_hand if not service.presence.is_gone(game_id, s)]
+
+
+async def set_pace(service: TableService, game_id: str, seat: int, pace: Pace) -> None:
+    """``seat`` chose ``pace`` (:meth:`Table.set_pace`); the coming battle's waits follow.
+
+    Raises:
+        TableError: ``no_game``, ``not_seated``, ``bad_message``.
+    """
+    table, _ = await service.apply(game_id, lambda t: t.set_pace(seat, pace))
+    if table.status == "playing":
+        service.clocks.arm_round(table)
+
+
+async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
+    """``seat``, out of the game, plays the rest without waiting (:meth:`Table.fast_forward`).
+
+    Raises:
+        TableError: ``no_game``, ``not_seated``, ``not_playing``, ``not_out``.
+    """
+    table, _ = await service.apply(game_id, lambda t: t.fast_forward(
+        seat, waiting_by_hand(service, game_id, t.by_hand())))
+    if table.status == "playing":
+        service.clocks.arm_round(table)
+
+
+async def leave(service: TableService, game_id: str, seat: int) -> None:
+    """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
+    open again (:meth:`Table.leave`).
+
+    Raises:
+        TableError: ``no_game``, ``not_seated``, ``not_playing``.
+    """
+    table, _ = await service.apply(game_id, lambda t: t.leave(seat))
+    service.presence.handed_over(game_id, seat)
+    if table.status == "playing":
+        service.clocks.arm_round(table)

@@ -1,0 +1,196 @@
+"""Issue 11 in real Chromium: a peace shown at every pace (and with reduced
+motion), fast-forward for a player who is out, idle battle after battle marks a
+seat away, leaving the table; in several languages.
+
+Seed ``p4`` seats two players in the lobby's order and its battle 2 is a peace
+(RULES.md 9: the tests know the deal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardwar.settings import Settings
+from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
+
+from .helpers import create_game, join_game, open_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+DELAY = 0.2       # computer_delay (normal pace)
+PEACE_SHOW = 2.0  # peace_show (normal pace)
+PAGE_HOLD = 2.2   # the page keeps a peace at least REVEAL_DELAY + 1.5 s (game.js)
+# the page writes down when each battle number shows (ms, performance.now())
+WATCH = """() => {
+  window.shownAt = {};
+  const t = document.getElementById('table');
+  new MutationObserver(() => { window.shownAt[t.dataset.battle] ??= performance.now(); })
+    .observe(t, { attributes: true, attributeFilter: ['data-battle'] });
+}"""
+
+# seconds between battle 2 (the peace) and the next battle number the page showed
+NEXT_AFTER_PEACE = """(Math.min(...Object.keys(window.shownAt).filter((b) => +b > 2)
+  .map((b) => window.shownAt[b])) - window.shownAt['2']) / 1000"""
+
+
+@pytest.fixture(scope="module")
+def seeded_server(server_factory, tmp_path_factory) -> str:
+    db = tmp_path_factory.mktemp("pace") / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_seed="p4", computer_delay=DELAY,
+        peace_show=PEACE_SHOW, flip_timeout=1.0, idle_away=2, gone_after=1.0))
+
+
+@pytest.fixture(scope="module")
+def slow_stacked_server(server_factory, tmp_path_factory) -> str:
+    """The stacked deal, and a computer slow enough to be overtaken by a skip."""
+    db = tmp_path_factory.mktemp("skip") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}",
+                                   testing_stacked_deck=True, computer_delay=4.0,
+                                   peace_show=4.0, flip_timeout=60.0))
+
+
+def _create(page, base: str, lang: str, **seats: str) -> str:
+    """Create a Peace game from the ``lang`` rules page; return its /en/ URL."""
+    page.goto(f"{base}/{lang}/peace")
+    form = page.locator("form.start-form")
+    players = 2 + len(seats) - 1 if seats else 2
+    form.locator(f'input[name="players"][value="{players}"]').check()
+    for name, kind in (seats or {"seat1": "computer"}).items():
+        form.locator(f'select[name="{name}"]').select_option(kind)
+    form.locator('input[name="nickname"]').fill("Ann")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_selector("#start-game")
+    return page.url.replace(f"/{lang}/g/", "/en/g/")
+
+
+@pytest.mark.parametrize(("pace", "locale", "word"), [
+    ("slow", "en-US", "PEACE"), ("normal", "pl-PL", "POKÓJ"), ("fast", "de-DE", "PEACE"),
+])
+def test_a_peace_stays_on_the_table_at_every_pace(browser, seeded_server, pace, locale, word):
+    ctx, a = open_page(browser, locale=locale)
+    try:
+        _create(a, seeded_server, locale[:2])
+        a.locator("#start-game").click()
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(WATCH)
+        a.locator("#pace").select_option(pace)
+        a.locator("#auto-flip").check()
+        # battle 2 is a peace: its face-down cards turn over, lettered in order
+        a.wait_for_function("document.getElementById('table').dataset.battle === '2'")
+        a.wait_for_selector(".tseat[data-seat='0'] .tplay__peace .pcard--shown")
+        assert a.locator("#table").get_attribute("data-battle") == "2"  # still on the table
+        letters = a.locator(".tseat[data-seat='0'] .tplay__peace .pcard__letter").all_inner_texts()
+        assert letters == list(word)[:len(letters)] and len(letters) == 5
+        assert a.locator(".tplay--turning .pcard--shown").count() == 10
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 3",
+                            timeout=30_000)
+        shown = a.evaluate(NEXT_AFTER_PEACE)
+        server_wait = DELAY * PACE_DELAY[pace] + PEACE_SHOW * PACE_PEACE[pace]
+        assert shown >= max(PAGE_HOLD, server_wait) - 0.1, (pace, shown)
+    finally:
+        ctx.close()
+
+
+def test_a_peace_with_reduced_motion_is_turned_still_and_still_held(browser, seeded_server):
+    ctx = browser.new_context(locale="en-US", reduced_motion="reduce")
+    a = ctx.new_page()
+    try:
+        _create(a, seeded_server, "en")
+        a.locator("#start-game").click()
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(WATCH)
+        a.locator("#pace").select_option("fast")
+        a.locator("#auto-flip").check()
+        a.wait_for_selector(".tplay--turning .pcard--shown")
+        assert a.locator(".pcard--shown").first.evaluate(
+            "e => getComputedStyle(e).animationName") == "none"
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
+        assert a.evaluate(NEXT_AFTER_PEACE) >= PAGE_HOLD - 0.1
+    finally:
+        ctx.close()
+
+
+def test_a_player_who_is_out_skips_to_the_result(browser, slow_stacked_server):
+    stacked_server = slow_stacked_server
+    ctx_a, a = open_page(browser)
+    ctx_c, c = open_page(browser, locale="de-DE")
+    try:
+        url = create_game(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
+        join_game(c, url, "Cleo", "de")
+        a.wait_for_function(
+            "document.querySelector(\"#seat-list li[data-seat='2']\").textContent.includes('Cleo')")
+        a.locator("#start-game").click()
+        c.wait_for_selector("#table:not([hidden])")
+        a.locator("#pace").select_option("slow")
+        c.locator("#my-pile").click()
+        a.locator("#my-pile").click()
+        c.wait_for_selector(".tseat--out[data-seat='2']")  # the stacked deal: Cleo is out
+        assert c.locator("#skip-area").is_hidden()  # Ann still flips by hand
+        a.locator("#auto-flip").check()
+        c.wait_for_selector("#skip-area:not([hidden])")
+        assert c.locator("#skip").inner_text() == "Zum Ergebnis springen"
+        c.locator("#skip").click()  # instead of 10 s at the slow pace
+        c.wait_for_selector("#end:not([hidden])", timeout=5_000)
+        a.wait_for_selector("#end:not([hidden])")
+    finally:
+        ctx_a.close()
+        ctx_c.close()
+
+
+def test_an_idle_player_is_marked_away_and_flipping_takes_the_seat_back(browser, seeded_server):
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="pl-PL")
+    try:
+        url = _create(a, seeded_server, "en", seat1="friend")
+        join_game(b, url, "Bob", "pl")
+        a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
+        a.locator("#start-game").click()
+        b.wait_for_selector("#table:not([hidden])")
+        # battle 1: only Ann has flipped, nobody waits on the computer... then Bob's
+        # clock runs out twice in a row (idle_away=2): he is away, still connected
+        a.locator("#auto-flip").check()
+        b.wait_for_selector("#away-note:not([hidden])", timeout=30_000)
+        assert "komputer gra za ciebie" in b.locator("#away-note").inner_text()
+        a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone")
+        assert a.locator(".tseat[data-seat='1'] .tseat__hand").is_visible()  # the creator may
+        b.wait_for_selector("#my-pile[aria-disabled='false']", timeout=30_000)
+        b.locator("#my-pile").click()
+        b.wait_for_selector("#away-note[hidden]", state="attached")
+        a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone", state="detached")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seeded_server):
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="de-DE")
+    ctx_c, c = open_page(browser, locale="es-ES")
+    try:
+        url = _create(a, seeded_server, "en", seat1="friend", seat2="friend")
+        join_game(b, url, "Bob", "de")
+        join_game(c, url, "Cy", "es")
+        a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 3")
+        a.locator("#start-game").click()
+        for page in (a, b, c):
+            page.wait_for_selector("#table:not([hidden])")
+        ann = a.locator(".tseat--you").get_attribute("data-seat")
+        a.once("dialog", lambda d: d.accept())
+        a.locator("#leave").click()
+        # everyone is told; the seat is shown as left and played by the computer
+        b.wait_for_selector(f".tseat[data-seat='{ann}'] .tag--left")
+        assert b.locator(f".tseat[data-seat='{ann}'] .tag--left").inner_text() == (
+            "hat den Tisch verlassen")
+        b.wait_for_function(
+            "document.getElementById('announce').textContent.includes('Ann')")
+        a.wait_for_selector("#watching-note:not([hidden])")  # Ann watches now
+        # Cy goes away: Bob, the next human, may now hand her seat to the computer
+        cy = c.locator(".tseat--you").get_attribute("data-seat")
+        ctx_c.close()
+        hand = b.locator(f".tseat[data-seat='{cy}'] .tseat__hand")
+        hand.wait_for(timeout=30_000)
+        hand.click()
+        b.wait_for_selector(f".tseat[data-seat='{cy}'] .tag--computer")
+    finally:
+        ctx_a.close()
+        ctx_b.close()

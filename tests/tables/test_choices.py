@@ -1,0 +1,141 @@
+"""A player's choices besides flipping: pace, fast-forward once out, leaving;
+and how long a peace stays on the table at each pace (cardwar.tables.clocks)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardwar.bus import LocalBus
+from cardwar.engine import PEACE
+from cardwar.settings import Settings
+from cardwar.store import Store
+from cardwar.tables import Table, TableError, TableService, hash_secret, stacked_hands
+from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
+from cardwar.tables.events import follow
+from cardwar.tables.pace import fast_forward, leave, set_pace
+
+from .test_service import _until
+
+
+def _playing(players: int = 3, **kw) -> Table:
+    """Ann (creator), Bo and Cy at a stacked table (the lobby's seating), started."""
+    t = Table.new("g" * 16, "peace", players, creator="Ann", creator_hash="h0",
+                  hands=stacked_hands(PEACE, players), **kw)
+    t.join("Bo", "h1")
+    if players > 2:
+        t.join("Cy", "h2")
+    t.start(0)
+    t.take_outbox()
+    return t
+
+
+def test_pace_is_a_players_and_follows_to_other_processes():
+    t = _playing()
+    other = t.clone()
+    t.set_pace(1, "fast")
+    t.set_pace(1, "fast")  # the same again: no event
+    events = t.take_outbox()
+    assert [(e["type"], e["seat"], e["pace"]) for e in events] == [("pace", 1, "fast")]
+    assert follow(other, events[0]) and other.record.seats[1].pace == "fast"
+    with pytest.raises(TableError, match="not_seated"):
+        t.set_pace(7, "slow")
+
+
+def test_leaving_gives_the_seat_to_the_computer_and_the_rights_to_the_next_human():
+    t = _playing()
+    assert t.creator == 0
+    t.leave(0)
+    (event,) = t.take_outbox()
+    assert event == {"type": "left", "seq": t.seq, "seat": 0, "creator": 1}
+    assert t.record.seats[0].kind == "left" and t.record.seats[0].nickname == "Ann"
+    assert t.seat_of("h0") is None and t.creator == 1
+    with pytest.raises(TableError, match="not_seated"):
+        t.leave(0)  # once only
+
+
+def test_only_a_player_who_is_out_fast_forwards_and_only_if_nobody_flips_by_hand():
+    t = _playing(4)
+    for s in range(4):
+        if s in t.to_flip():
+            t.flip(s)  # battle 1: seats 2 and 3 go out (the stacked deal)
+    assert 3 not in t.game.in_play() and t.status == "playing"
+    t.take_outbox()
+    with pytest.raises(TableError, match="not_out"):
+        t.fast_forward(0, [])  # still in play
+    with pytest.raises(TableError, match="not_out"):
+        t.fast_forward(2, t.by_hand())  # Ann and Bo flip by hand
+    t.set_auto(0, True)
+    t.set_auto(1, True)
+    assert t.by_hand() == []
+    t.take_outbox()
+    t.fast_forward(2, [])
+    assert [e["type"] for e in t.take_outbox()] == ["fast_forward"] and t.skipping
+
+
+async def _service(tmp_path, **kw) -> TableService:
+    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
+                        testing_stacked_deck=True, **kw)
+    store = Store(settings.database)
+    await store.migrate()
+    return TableService(store, LocalBus(), settings)
+
+
+@pytest.mark.anyio
+async def test_a_peace_waits_before_any_automatic_flip_at_every_pace(tmp_path):
+    service = await _service(tmp_path, computer_delay=0.8, peace_show=3.0)
+    table, secret = await service.create("peace", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    ann = table.seat_of(hash_secret(secret))
+    await service.flip(table.id, ann)
+    await _until(lambda: table.game.battles >= 1)
+    assert not table.last.peaces
+    assert service.clocks.wait(table) == pytest.approx(0.8)  # Ann flips by hand: normal
+    table.last = table.game.copy().play_battle()  # battle 2 of the stacked deal: a peace
+    assert table.last.peaces
+    assert service.clocks.wait(table) == pytest.approx(0.8 + 3.0)
+    await service.set_auto(table.id, ann, True)
+    shown = {}
+    for pace in ("slow", "normal", "fast"):
+        await set_pace(service, table.id, ann, pace)
+        shown[pace] = service.clocks.wait(table)
+        assert shown[pace] == pytest.approx(0.8 * PACE_DELAY[pace] + 3.0 * PACE_PEACE[pace])
+    assert shown == pytest.approx({"slow": 6.5, "normal": 3.8, "fast": 2.45})
+    table.skipping = True
+    assert service.clocks.wait(table) == 0.0
+    await service.close()
+
+
+@pytest.mark.anyio
+async def test_leave_and_fast_forward_through_the_service(tmp_path):
+    service = await _service(tmp_path, computer_delay=0.01, peace_show=0.0)
+    table, s0 = await service.create("peace", 4, nickname="Ann")
+    _, s1 = await service.join(table.id, "Bo")
+    _, s2 = await service.join(table.id, "Cy")
+    await service.start(table.id, 0)  # seat 3 to the computer
+    bo, cy = table.seat_of(hash_secret(s1)), table.seat_of(hash_secret(s2))
+    await leave(service, table.id, bo)
+    assert table.record.seats[bo].kind == "left"
+    for seat in (0, cy):
+        await service.flip(table.id, seat)
+    await _until(lambda: table.game.battles >= 1)  # Cy (seat 2) went out
+    assert cy not in table.game.in_play()
+    with pytest.raises(TableError, match="not_out"):
+        await fast_forward(service, table.id, cy)  # Ann still flips by hand
+    await service.set_auto(table.id, 0, True)
+    await fast_forward(service, table.id, cy)
+    await _until(lambda: table.status == "over")
+    await service.close()
+
+
+def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
+    t = Table.new("l" * 16, "peace", 3, creator="Ann", creator_hash="h0", seed="s")
+    t.join("Bo", "h1")
+    t.take_outbox()
+    t.leave(0)
+    assert t.take_outbox() == [{"type": "left", "seq": t.seq, "seat": 0, "creator": 1}]
+    assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("open", None)
+    assert t.open_seats() == [0, 2] and t.creator == 1
+    with pytest.raises(TableError, match="not_creator"):
+        t.start(0)
+    t.start(1)  # Bo may start now
+    assert t.status == "playing"
