@@ -220,3 +220,24 @@ def test_the_histogram_and_the_records_table_fit(browser, live_server, width, lo
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         ctx.close()
+
+
+def test_the_player_to_move_hears_the_play_before_the_clock(browser, stacked_server):
+    """The computer's card (and the trick it gives us) stays in the play's live
+    region; "Flipping for you in … s" is said in a region of its own."""
+    ctx, page = open_page(browser)
+    try:
+        _start_against_the_computer(page, stacked_server, "en")
+        page.locator("#my-pile").click()  # the jack: the computer pays one card, we take
+        page.wait_for_function(  # our clock runs: it is our turn after the trick
+            "document.getElementById('idle-note').textContent.includes('Flipping for you')")
+        page.wait_for_timeout(300)  # well after both were said
+        said = page.locator("#announce").inner_text()
+        assert "Computer 2 puts down the" in said
+        assert "Ann takes the pile: 2 cards." in said
+        assert "Flipping for you" not in said
+        clock = page.locator("#announce-clock")
+        assert clock.get_attribute("aria-live") == "polite"
+        assert "Flipping for you in" in clock.inner_text()
+    finally:
+        ctx.close()
