@@ -241,3 +241,17 @@ def test_the_player_to_move_hears_the_play_before_the_clock(browser, stacked_ser
         assert "Flipping for you in" in clock.inner_text()
     finally:
         ctx.close()
+
+
+def test_the_pace_controls_play_a_beggar_game_by_themselves(browser, stacked_server):
+    ctx, page = open_page(browser)
+    try:
+        _start_against_the_computer(page, stacked_server, "en")
+        assert page.locator("#pace-area").is_visible()
+        assert page.locator("#skip-area").is_hidden()  # nobody is out before the end
+        page.locator("#pace").select_option("fast")
+        page.locator("#auto-flip").check()  # nobody puts down by hand: the fast pace
+        page.wait_for_selector("#game[data-status='over']", timeout=20000)
+        assert "Cards put down: 6. Tricks: 2." in page.locator("#end").inner_text()
+    finally:
+        ctx.close()
