@@ -32,7 +32,7 @@ makes all but the first firing a no-op.
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
@@ -58,6 +58,12 @@ ACTIVE_STEPS = 6
 
 #: ``flip(game_id, seat, by, battle)``: flip for a seat (the table service's).
 FlipFor = Callable[[str, int, FlipBy, int], Awaitable[object]]
+
+#: Seconds between tries of a timer's flip that the store could not save, and how many.
+RETRY_AFTER = 2.0
+RETRIES = 30
+
+log = logging.getLogger("cardwar.tables")
 
 
 class Clocks:
@@ -215,9 +221,24 @@ class Clocks:
         self.armed += 1
         self.timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
 
-    async def _fire(self, game_id: str, seat: int, by: FlipBy, battle: int) -> None:
-        with contextlib.suppress(TableError):
+    async def _fire(self, game_id: str, seat: int, by: FlipBy, battle: int,
+                    failures: int = 0) -> None:
+        """Flip for ``seat``; when the store (or the bus) fails, try the same
+        flip again every :data:`RETRY_AFTER` seconds, up to :data:`RETRIES` times
+        (a flip of the battle that moved on meanwhile is a ``TableError``: dropped)."""
+        try:
             await self._flip(game_id, seat, by, battle)
+        except TableError:
+            pass
+        except Exception:  # noqa: BLE001 - a failed save: try again, never drop it silently
+            if failures >= RETRIES:
+                log.error("game %s: gave up a %s flip for seat %s after %s tries",
+                          game_id, by, seat, failures + 1, exc_info=True)
+                return
+            log.warning("game %s: a %s flip for seat %s failed; trying again in %s s",
+                        game_id, by, seat, RETRY_AFTER, exc_info=failures == 0)
+            self.timers.arm(game_id, RETRY_AFTER,
+                            lambda: self._fire(game_id, seat, by, battle, failures + 1))
 
     def arm_gone(self, game_id: str, job: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         """Run ``job()`` in ``settings.gone_after`` seconds (a key of its own: the
