@@ -35,17 +35,23 @@ def _title(record: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: "1 trick", "3 tricks"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _describe_battles(record: dict[str, Any]) -> str:
     lines = _title(record)
     for seat, battle in record["eliminated"].items():
         lines.append(f"  seat {seat} went out in battle {battle}")
     if record["outcome"] == "win":
         lines.append(
-            f"Seat {record['winner']} wins after {record['battles']} battles: "
+            f"Seat {record['winner']} wins after {_count(record['battles'], 'battle')}: "
             + _REASONS[record["reason"]]
         )
     else:
-        lines.append(f"Draw after {record['battles']} battles: {_REASONS[record['reason']]}")
+        lines.append(f"Draw after {_count(record['battles'], 'battle')}: "
+                     f"{_REASONS[record['reason']]}")
     lines.append(_final_counts(record))
     return "\n".join(lines)
 
@@ -57,17 +63,20 @@ def _final_counts(record: dict[str, Any]) -> str:
 
 def _describe_beggar(record: dict[str, Any]) -> str:
     lines = _title(record)
-    length = f"{record['cards_played']} cards and {record['tricks']} tricks"
+    length = f"{_count(record['cards_played'], 'card')} and {_count(record['tricks'], 'trick')}"
     if record["outcome"] == "win":
-        lines.append(f"Seat {record['winner']} wins after {length}: holds all "
+        # the published records name the players first and second (seat 0 and 1)
+        who = ("The first player", "The second player")[record["winner"]]
+        lines.append(f"{who} (seat {record['winner']}) wins after {length}: holds all "
                      f"{sum(record['final_counts'])} cards")
     else:
         cycle = record["cycle"]
         lines.append(f"Draw after {length}: {_REASONS[record['reason']]}")
         start = ("the deal" if cycle["start_trick"] == 0 else
-                 f"trick {cycle['start_trick']} ({cycle['start_cards']} cards)")
+                 f"trick {cycle['start_trick']} ({_count(cycle['start_cards'], 'card')})")
         lines.append(f"  the position after {start} came back: a cycle of "
-                     f"{cycle['length_tricks']} tricks, {cycle['length_cards']} cards")
+                     f"{_count(cycle['length_tricks'], 'trick')}, "
+                     f"{_count(cycle['length_cards'], 'card')}")
     lines.append(_final_counts(record))
     return "\n".join(lines)
 

@@ -200,7 +200,7 @@ def test_short_deck_and_ten_notation() -> None:
 def test_play_text_output() -> None:
     proc = run("play", "--hands", "7C 2C 3C 4C 5C 6C 8C / 7D 2D 3D 4D 5D 6D 9D", "--log")
     assert proc.returncode == 0, proc.stderr
-    assert "Seat 0 wins after 1 battles" in proc.stdout
+    assert "Seat 0 wins after 1 battle: " in proc.stdout  # singular
     assert "seat 1 went out in battle 1" in proc.stdout
     assert "1 peace(s)" in proc.stdout
 
@@ -360,9 +360,11 @@ def test_beggar_text_output() -> None:
     assert proc.stdout.splitlines() == [
         "Beggar-my-neighbour, 2 players, seed 'war'",
         "Seating drawn from the seed: seat 0 is lobby position 1, seat 1 is lobby position 0",
-        "Seat 1 wins after 177 cards and 21 tricks: holds all 52 cards",
+        "The second player (seat 1) wins after 177 cards and 21 tricks: holds all 52 cards",
         "Cards at the end: seat 0: 0, seat 1: 52",
     ]
+    proc = run("play", "--variant", "beggar", "--hands", "2C / 3C")
+    assert "The second player (seat 1) wins after 2 cards and 1 trick: " in proc.stdout
     proc = run("play", "--variant", "beggar", "--hands", CASELLA)
     assert "Draw after 474 cards and 66 tricks: the game repeats itself forever" in proc.stdout
     assert ("the position after trick 4 (34 cards) came back: a cycle of 62 tricks, 440 cards"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .logs import RequestIdMiddleware, configure_logging, request_id
 from .metrics import (
     battle_played,
+    card_put_down,
     connection_closed,
     connection_opened,
     limited,
@@ -25,6 +26,7 @@ from .metrics import (
 __all__ = [
     "RequestIdMiddleware",
     "battle_played",
+    "card_put_down",
     "configure_logging",
     "connection_closed",
     "connection_opened",

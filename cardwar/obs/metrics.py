@@ -8,8 +8,11 @@ metric                                 type        updated by
 ``cardwar_games_in_progress``          gauge       :func:`set_games_in_progress` (site-wide n)
 ``cardwar_open_connections``           gauge       :func:`connection_opened` /
                                                    :func:`connection_closed` (this process)
-``cardwar_battles_total{variant}``     counter     :func:`battle_played`
-``cardwar_flip_to_result_seconds``     histogram   :func:`battle_played` (``latency_s``)
+``cardwar_battles_total{variant}``     counter     :func:`battle_played` (Peace, War)
+``cardwar_cards_put_down_total{variant}``  counter :func:`card_put_down` (a game in
+                                                   turns: Beggar-my-neighbour's steps)
+``cardwar_flip_to_result_seconds``     histogram   :func:`battle_played` and
+                                                   :func:`card_put_down` (``latency_s``)
 ``cardwar_stale_writes_total``         counter     :func:`stale_write`
 ``cardwar_tables_in_memory``           gauge       :func:`set_tables_in_memory` (summed)
 ``cardwar_limited_total{what}``        counter     :func:`limited` (requests and sockets
@@ -26,6 +29,10 @@ How the server should call them:
   is the time from receiving the flip that completed the battle to sending
   its result to that player (``time.perf_counter()`` difference); pass
   ``None`` for battles nobody waited for (timers, computer seats).
+- ``card_put_down(variant, latency_s)`` likewise once per card put down in a
+  game played in turns (Beggar-my-neighbour, RULES.md 10: its step is one
+  card, not a battle, so it has a counter of its own); ``latency_s`` is then
+  the time from the flip to sending that card.
 - ``stale_write()`` each time a change is retried because another process
   changed the game first (its version check failed); a steady rise means
   the processes' caches lag behind each other.
@@ -80,6 +87,7 @@ __all__ = [
     "MULTIPROCESS",
     "REGISTRY",
     "battle_played",
+    "card_put_down",
     "connection_closed",
     "connection_opened",
     "metrics_response",
@@ -95,9 +103,11 @@ BUCKETS: tuple[float, ...] = (
 )
 
 #: Variants whose battle counters are exported (at 0) before any battle is
-#: played: every variant of the engine's list (one registered later gets its
-#: counter with its first battle).
-KNOWN_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
+#: played: every battle game of the engine's list (one registered later gets
+#: its counter with its first battle).
+KNOWN_VARIANTS: tuple[str, ...] = tuple(n for n, v in VARIANTS.items() if v.play == "battles")
+#: Variants played in turns, whose cards-put-down counters are exported at 0.
+TURN_VARIANTS: tuple[str, ...] = tuple(n for n, v in VARIANTS.items() if v.play == "turns")
 
 _MULTIPROC_DIR: str | None = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
 
@@ -182,9 +192,16 @@ BATTLES = Counter(
     ["variant"],
     registry=REGISTRY,
 )
+CARDS_PUT_DOWN = Counter(
+    "cardwar_cards_put_down",
+    "Cards put down in games played in turns (Beggar-my-neighbour), by variant.",
+    ["variant"],
+    registry=REGISTRY,
+)
 FLIP_TO_RESULT = Histogram(
     "cardwar_flip_to_result_seconds",
-    "Seconds from receiving the flip that completes a battle to sending its result.",
+    "Seconds from receiving the flip that completes a battle (or puts down a card, "
+    "in a game in turns) to sending its result.",
     buckets=BUCKETS,
     registry=REGISTRY,
 )
@@ -195,6 +212,8 @@ STALE_WRITES = Counter(
 )
 for _variant in KNOWN_VARIANTS:
     BATTLES.labels(variant=_variant)
+for _variant in TURN_VARIANTS:
+    CARDS_PUT_DOWN.labels(variant=_variant)
 
 
 def stale_write() -> None:
@@ -215,11 +234,24 @@ def battle_played(variant: str, latency_s: float | None = None) -> None:
     Raises:
         ValueError: ``variant`` is empty, or ``latency_s`` is negative or not finite.
     """
+    _step(BATTLES, variant, latency_s)
+
+
+def card_put_down(variant: str, latency_s: float | None = None) -> None:
+    """Count one card put down in ``variant``, a game played in turns
+    (``cardwar_cards_put_down_total``), and record its flip-to-result latency.
+
+    Args and errors as :func:`battle_played`.
+    """
+    _step(CARDS_PUT_DOWN, variant, latency_s)
+
+
+def _step(counter: Counter, variant: str, latency_s: float | None) -> None:
     if not variant:
         raise ValueError("variant must be a non-empty string")
     if latency_s is not None and (not math.isfinite(latency_s) or latency_s < 0):
         raise ValueError(f"latency_s must be a finite number >= 0, not {latency_s!r}")
-    BATTLES.labels(variant=variant).inc()
+    counter.labels(variant=variant).inc()
     if latency_s is not None:
         FLIP_TO_RESULT.observe(latency_s)
 

@@ -20,6 +20,7 @@ from cardwar.bus import Bus, Message
 from cardwar.engine import get_variant, new_seed
 from cardwar.obs.metrics import (
     battle_played,
+    card_put_down,
     set_games_in_progress,
     set_tables_in_memory,
     stale_write,
@@ -251,6 +252,8 @@ class TableService:
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
+            elif event["type"] == "card":  # a game in turns: its step is one card
+                card_put_down(table.variant.name, latency)
             self._observe_status(table.id, event)
         if events:
             await self.open_tables.changed(table, events)

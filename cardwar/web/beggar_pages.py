@@ -19,7 +19,7 @@ from cardwar.engine import BEGGAR, beggar_json
 from cardwar.engine.beggar_deals import record_deal, record_results
 
 from .seats import check_locale, json_script
-from .strings import client_strings
+from .strings import client_strings, record_seat_names
 from .templating import render
 from .variants import page_of
 
@@ -39,6 +39,7 @@ async def records_page(request: Request, locale: str) -> Response:
     check_locale(locale)
     return render(request, "beggar_records.html", locale, active=BEGGAR.name,
                   variant=BEGGAR, page=page_of(BEGGAR), records=record_results(),
+                  preview_image=BEGGAR.name,
                   rules_page=f"/{locale}/{BASE}")
 
 
@@ -50,12 +51,15 @@ async def record_replay(request: Request, locale: str, slug: str) -> Response:
     if deal is None:
         raise StarletteHTTPException(404)
     setup = deal.setup()
-    seats = [{"seat": s, "kind": "human", "nickname": None} for s in range(2)]
+    seats = [{"seat": s, "kind": "human", "nickname": name}
+             for s, name in enumerate(record_seat_names(locale))]
     data = {"record": beggar_json(setup, log=True), "seats": seats, "turns": True,
             "tie_word": None, "battle_limit": None, "locale": locale,
             "start_counts": [len(p) for p in setup.piles]}
     return render(request, "play/replay.html", locale, page=page_of(BEGGAR),
                   active=BEGGAR.name, show_alternates=False, record=deal, turns=True,
+                  preview_image=BEGGAR.name,
+                  result=next(r for r in record_results() if r["slug"] == slug),
                   strings_json=json_script(client_strings(locale, BEGGAR.name)),
                   replay_json=json_script(data), download=None, game_page=None,
                   records_page=records_path(locale))

@@ -16,6 +16,7 @@ Addresses are absolute, built from the request's own base URL (its
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TypedDict
 
 from fastapi import Request
@@ -25,6 +26,9 @@ from cardwar.tables import Table
 from . import i18n
 from .templating import OG_LOCALES, static_url
 from .variants import page_of
+
+#: Where the preview images are (``static/og``).
+OG_DIR = Path(__file__).parent / "static" / "og"
 
 
 class Preview(TypedDict):
@@ -43,10 +47,15 @@ def site_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
+def image_name(variant: str | None) -> str:
+    """The preview image of ``variant`` (``static/og/<variant>.png``), or the
+    site's (``"site"``) for None or a variant without one of its own."""
+    return variant if variant and (OG_DIR / f"{variant}.png").is_file() else "site"
+
+
 def image_url(request: Request, variant: str | None) -> str:
     """The absolute, versioned URL of the preview image of ``variant`` (None: the site's)."""
-    name = variant if variant in ("peace", "war") else "site"
-    return site_url(request) + static_url(f"og/{name}.png")
+    return site_url(request) + static_url(f"og/{image_name(variant)}.png")
 
 
 def _words(table: Table) -> tuple[str, str, str]:

@@ -77,8 +77,8 @@ def _manifest(locale: str) -> dict[str, object]:
             "id": "/",
             "name": _("cardwar: Peace and War"),
             "short_name": "cardwar",
-            "description": _("Play Peace and War, the card games, online with friends "
-                             "through a shared link. No registration."),
+            "description": _("Play Peace, War and Beggar-my-neighbour, the card games, "
+                             "online with friends through a shared link. No registration."),
             "lang": locale,
             "dir": "ltr",
             "start_url": f"/{locale}/",

@@ -25,6 +25,11 @@ REACTION_EMOJI: dict[str, str] = {
 }
 
 
+def in_turns(variant: str) -> bool:
+    """True for a variant played in turns (Beggar-my-neighbour, RULES.md 10)."""
+    return variant in VARIANTS and VARIANTS[variant].play == "turns"
+
+
 def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
     """One form per CLDR plural category (the browser picks with Intl.PluralRules).
 
@@ -50,6 +55,16 @@ def player_name(locale: str, n: int) -> str:
     token = i18n.current_locale.set(locale)
     try:
         return i18n.gettext("Player {n}").format(n=n)
+    finally:
+        i18n.current_locale.reset(token)
+
+
+def record_seat_names(locale: str) -> list[str]:
+    """How a record deal's replay names its two seats, as the published records
+    do: the first player (table seat 0) and the second player (seat 1)."""
+    token = i18n.current_locale.set(locale)
+    try:
+        return [i18n.gettext("First player"), i18n.gettext("Second player")]
     finally:
         i18n.current_locale.reset(token)
 
@@ -136,9 +151,22 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             # Beggar-my-neighbour (a game in turns): the coming card, whose turn, what is owed
             "card_number": _("Card {n}"),
             "to_play": _("{name} to play."),
+            # TRANSLATORS: {for_card} is one of the "for the jack of {suit}" phrases below
             "must_pay": _plural(lambda n: ngettext(
-                "{name} must pay {count} card for the {card}.",
-                "{name} must pay {count} cards for the {card}.", n), locale),
+                "{name} must pay {count} card {for_card}.",
+                "{name} must pay {count} cards {for_card}.", n), locale),
+            # TRANSLATORS: what is owed is paid for a court card; {suit} is one of
+            # the suit forms below ("suits_of"), chosen so that the phrase reads well
+            "pay_for": {
+                "J": _("for the jack of {suit}"), "Q": _("for the queen of {suit}"),
+                "K": _("for the king of {suit}"), "A": _("for the ace of {suit}"),
+            },
+            # TRANSLATORS: a suit as it fits into "for the jack of {suit}" (a case
+            # form, or an adjective's stem if the phrases above end it)
+            "suits_of": {"C": i18n.pgettext("for the jack of", "clubs"),
+                         "D": i18n.pgettext("for the jack of", "diamonds"),
+                         "H": i18n.pgettext("for the jack of", "hearts"),
+                         "S": i18n.pgettext("for the jack of", "spades")},
             "puts_down": _("{name} puts down the {card}."),
             "takes_trick": _plural(lambda n: ngettext(
                 "{name} takes the pile: {count} card.",
@@ -186,9 +214,12 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "{name} started; {count} card was put down and {taker} took it.",
                 "{name} started; {count} cards were put down and {taker} took them.", n),
                 locale),
-            "cycle_info": _("This deal never ends. From trick {start} ({start_cards} cards) "
-                            "the same {length} tricks ({length_cards} cards) come round "
-                            "again and again."),
+            # TRANSLATORS: {count} tricks; {start_cards} and {length_cards} are "34 cards"
+            "cycle_info": _plural(lambda n: ngettext(
+                "This deal never ends. From trick {start} ({start_cards}) the same "
+                "{count} trick ({length_cards}) comes round again and again.",
+                "This deal never ends. From trick {start} ({start_cards}) the same "
+                "{count} tricks ({length_cards}) come round again and again.", n), locale),
             "cycle_rounds": _("Times round the cycle: {n}"),
             # TRANSLATORS: a card's name for screen readers, e.g. "queen of hearts".
             "card": _("{rank} of {suit}"),
@@ -237,8 +268,10 @@ def reaction_words(variant: str = PEACE.name) -> dict[str, str]:
         "sad": _("Oh no"),
         "dove": _("A dove of peace"),
         "gg": _("Good game"),
-        # TRANSLATORS: a reaction a player sends to the table when a tie starts a peace
-        "tie": _("Peace!") if page_of(variant).tie_word else _("War!"),
+        # TRANSLATORS: a reaction a player sends to the table when a tie starts a
+        # peace (or a war); in Beggar-my-neighbour, when a court card demands payment
+        "tie": (_("Peace!") if page_of(variant).tie_word
+                else _("Pay up!") if in_turns(variant) else _("War!")),
         "again": _("One more?"),
     }
     return words
@@ -274,7 +307,6 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
     _ = i18n.gettext
     ngettext = i18n.ngettext
     words = reaction_words(variant)
-    in_turns = variant in VARIANTS and VARIANTS[variant].play == "turns"
     return {
         "reactions": {key: {"emoji": REACTION_EMOJI.get(key, ""), "text": words[key]}
                       for key in REACTIONS},
@@ -285,7 +317,7 @@ def _social_strings(locale: str, variant: str) -> dict[str, Any]:
         "a_spectator": _("A spectator"),
         "game_name": _(page_of(variant).title),
         "share_result": _("Share the result"),
-        **(_share_in_cards(locale) if in_turns else {
+        **(_share_in_cards(locale) if in_turns(variant) else {
             "share_won_me": _plural(lambda n: ngettext(
                 "I won a game of {game} on cardwar in {count} battle!",
                 "I won a game of {game} on cardwar in {count} battles!", n), locale),

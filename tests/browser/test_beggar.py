@@ -45,7 +45,7 @@ def _play_to_the_end(page) -> None:
 @pytest.mark.parametrize(("locale", "words"), [
     ("en", {"to_play": "Ann to play.", "owed": "must pay 1 card for the jack of hearts",
             "wins": "Ann wins the game!", "length": "Cards put down: 6. Tricks: 2."}),
-    ("de", {"to_play": "Ann ist am Zug.", "owed": "muss 1 Karte für: Herz Bube zahlen",
+    ("de", {"to_play": "Ann ist am Zug.", "owed": "muss für den Herz-Buben 1 Karte zahlen",
             "wins": "Ann", "length": "Gelegte Karten: 6. Stiche: 2."}),
 ])
 def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale, words):
@@ -70,7 +70,8 @@ def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale,
         page.wait_for_url(re.compile(r".*/replay$"))
         page.locator("#replay-last").click()
         assert page.locator("#replay").get_attribute("data-step") == "2"
-        assert page.locator("#turn-pile").get_attribute("data-size") == "4"
+        assert page.locator("#turn-pile").get_attribute("data-size") == "0"  # taken
+        assert page.locator("#turn-pile .pcard").count() == 4
     finally:
         ctx.close()
 
@@ -146,5 +147,111 @@ def test_the_endless_deal_shows_its_cycle(browser, live_server, axe_source):
         assert "1" in page.locator("#replay-rounds").inner_text()
         page.locator("#replay-play").click()  # pause
         assert serious_axe_violations(page, axe_source) == []
+    finally:
+        ctx.close()
+
+
+def _pile_total(page) -> int:
+    """The cards in both piles (their labels) plus those on the table."""
+    labels = page.locator("#replay-seats .pile").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    piles = sum(int(re.findall(r"\d+", label.replace(",", ""))[-1]) for label in labels)
+    return piles + int(page.locator("#turn-pile").get_attribute("data-size") or 0)
+
+
+def test_the_replay_never_counts_more_than_52_cards(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records/paulhus-1999")
+        for button in ("#replay-next", "#replay-next", "#replay-last"):
+            page.locator(button).click()
+            # a trick was just taken: its cards are in the taker's pile
+            assert page.locator("#turn-pile").get_attribute("data-size") == "0"
+            assert _pile_total(page) == 52
+    finally:
+        ctx.close()
+
+
+def test_the_cycle_counter_restarts_with_first_and_counts_the_last_trick(browser, live_server):
+    ctx, page = open_page(browser)
+    try:
+        page.goto(f"{live_server}/en/beggar-my-neighbour/records/casella-2024")
+        cycle = page.locator("#replay-cycle")
+        page.locator("#replay-last").click()  # trick 66: the position after trick 4 again
+        assert _step(page) == 66
+        assert cycle.get_attribute("data-rounds") == "1"
+        page.locator("#replay-next").click()  # round again: trick 5 for the second time
+        assert _step(page) == 5
+        assert cycle.get_attribute("data-rounds") == "1"
+        page.locator("#replay-last").click()
+        assert cycle.get_attribute("data-rounds") == "2"
+        page.locator("#replay-first").click()
+        assert _step(page) == 0
+        assert cycle.get_attribute("data-rounds") == "0"
+        assert "0" in page.locator("#replay-rounds").inner_text()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280, 1920])
+@pytest.mark.parametrize("locale", ["en", "pl"])
+def test_the_histogram_and_the_records_table_fit(browser, live_server, width, locale):
+    ctx, page = open_page(browser, width=width)
+    try:
+        page.goto(f"{live_server}/{locale}/beggar-my-neighbour")
+        rows = page.locator(".stats--histogram tbody tr").evaluate_all("""trs => trs.map(tr => {
+            const bar = tr.querySelector('td svg').getBoundingClientRect();
+            const count = tr.querySelector('td').lastElementChild.getBoundingClientRect();
+            const text = [...tr.querySelector('td').querySelectorAll('*')].at(-1)
+                .getBoundingClientRect();
+            return {x: Math.round(bar.left), wraps: text.top >= bar.bottom,
+                    right: Math.max(count.right, text.right)};
+        })""")
+        assert len(rows) >= 10
+        assert len({r["x"] for r in rows}) == 1  # every bar starts at the same x
+        assert not any(r["wraps"] for r in rows)  # its count beside it, not under it
+        wrap = page.locator(".stats--histogram").evaluate(
+            "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert wrap[0] <= wrap[1]
+        page.goto(f"{live_server}/{locale}/beggar-my-neighbour/records")
+        box = page.locator(".records__wrap").evaluate("e => [e.scrollWidth, e.clientWidth]")
+        if width >= 1280:  # on a desktop the whole table fits its box: no scrollbar
+            assert box[0] <= box[1]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        ctx.close()
+
+
+def test_the_player_to_move_hears_the_play_before_the_clock(browser, stacked_server):
+    """The computer's card (and the trick it gives us) stays in the play's live
+    region; "Flipping for you in … s" is said in a region of its own."""
+    ctx, page = open_page(browser)
+    try:
+        _start_against_the_computer(page, stacked_server, "en")
+        page.locator("#my-pile").click()  # the jack: the computer pays one card, we take
+        page.wait_for_function(  # our clock runs: it is our turn after the trick
+            "document.getElementById('idle-note').textContent.includes('Flipping for you')")
+        page.wait_for_timeout(300)  # well after both were said
+        said = page.locator("#announce").inner_text()
+        assert "Computer 2 puts down the" in said
+        assert "Ann takes the pile: 2 cards." in said
+        assert "Flipping for you" not in said
+        clock = page.locator("#announce-clock")
+        assert clock.get_attribute("aria-live") == "polite"
+        assert "Flipping for you in" in clock.inner_text()
+    finally:
+        ctx.close()
+
+
+def test_the_pace_controls_play_a_beggar_game_by_themselves(browser, stacked_server):
+    ctx, page = open_page(browser)
+    try:
+        _start_against_the_computer(page, stacked_server, "en")
+        assert page.locator("#pace-area").is_visible()
+        assert page.locator("#skip-area").is_hidden()  # nobody is out before the end
+        page.locator("#pace").select_option("fast")
+        page.locator("#auto-flip").check()  # nobody puts down by hand: the fast pace
+        page.wait_for_selector("#game[data-status='over']", timeout=20000)
+        assert "Cards put down: 6. Tricks: 2." in page.locator("#end").inner_text()
     finally:
         ctx.close()

@@ -28,8 +28,11 @@ function card(seq, o) {
 
 const S = {
   to_play: "{name} to play.", puts_down: "{name} puts down the {card}.",
-  must_pay: { one: "{name} must pay {count} card for the {card}.",
-    other: "{name} must pay {count} cards for the {card}." },
+  must_pay: { one: "{name} must pay {count} card {for_card}.",
+    other: "{name} must pay {count} cards {for_card}." },
+  pay_for: { J: "for the jack of {suit}", Q: "for the queen of {suit}",
+    K: "for the king of {suit}", A: "for the ace of {suit}" },
+  suits_of: { C: "clubs", D: "diamonds", H: "hearts", S: "spades" },
   takes_trick: { one: "{name} takes the pile: {count} card.",
     other: "{name} takes the pile: {count} cards." },
   card: "{rank} of {suit}", ranks: { K: "king", "2": "two" }, suits: { H: "hearts", C: "clubs" },
@@ -55,6 +58,14 @@ describe("a game in turns", () => {
     assert.deepEqual(idleSeats(s), [1]);
     const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
     assert.equal(owedText(w, s.game, name), "Bob must pay 3 cards for the king of hearts.");
+    // each language words the payment its own way: the article, the case, the order
+    const de = makeWords(/** @type {import("../../cardwar/web/static/play/words.js").Strings} */
+      (/** @type {unknown} */ ({ ...S,
+        must_pay: { one: "{name} muss {for_card} {count} Karte zahlen.",
+          other: "{name} muss {for_card} {count} Karten zahlen." },
+        pay_for: { ...S.pay_for, K: "für den {suit}-König" },
+        suits_of: { ...S.suits_of, H: "Herz" } })), "de");
+    assert.equal(owedText(de, s.game, name), "Bob muss für den Herz-König 3 Karten zahlen.");
     assert.equal(cardText(w, /** @type {CardMessage} */ (s.turn), name),
       "Ann puts down the king of hearts.");
     assert.equal(reduce(s, card(5, {})), s, "a repeated card changes nothing");

@@ -22,6 +22,7 @@ NAMES = {
     "cardwar_games_in_progress": "gauge",
     "cardwar_open_connections": "gauge",
     "cardwar_battles": "counter",
+    "cardwar_cards_put_down": "counter",
     "cardwar_flip_to_result_seconds": "histogram",
 }
 
@@ -56,6 +57,9 @@ def test_every_metric_is_in_the_exposition_with_its_type() -> None:
     text = body.decode()
     assert 'cardwar_battles_total{variant="peace"}' in text
     assert 'cardwar_battles_total{variant="war"}' in text
+    # Beggar-my-neighbour's step is a card put down, not a battle
+    assert 'cardwar_cards_put_down_total{variant="beggar"}' in text
+    assert 'cardwar_battles_total{variant="beggar"}' not in text
     assert 'cardwar_flip_to_result_seconds_bucket{le="0.001"}' in text
     assert 'cardwar_flip_to_result_seconds_bucket{le="2.0"}' in text
     assert "process_resident_memory_bytes" in text or sys.platform != "linux"

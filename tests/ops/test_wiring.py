@@ -62,3 +62,33 @@ def test_metrics_count_battles_connections_and_games(tmp_path):
     assert (_sample(after, "cardwar_flip_to_result_seconds_count")
             - _sample(before, "cardwar_flip_to_result_seconds_count")) == 1
     assert _sample(after, "cardwar_games_in_progress") >= 1
+
+
+def test_metrics_count_the_cards_of_a_beggar_game(tmp_path):
+    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'g.db'}",
+                        testing_stacked_deck=True, flip_timeout=60.0)
+    with TestClient(create_app(settings)) as c:
+        before = c.get("/metrics").text
+        r = c.post("/en/play", data={"variant": "beggar", "players": "2", "seat1": "friend",
+                                     "nickname": "Ann"}, headers=ORIGIN, follow_redirects=False)
+        gid = r.headers["location"].rsplit("/", 1)[1]
+        s0 = r.cookies[f"cw_{gid}"]
+        c.cookies.clear()
+        r = c.post(f"/en/g/{gid}/join", data={"nickname": "Bob"}, headers=ORIGIN,
+                   follow_redirects=False)
+        c.cookies.clear()
+        h0 = {**ORIGIN, "cookie": f"cw_{gid}={s0}"}
+        with c.websocket_connect(f"/ws/g/{gid}", headers=h0) as ws0:
+            ws0.receive_json()
+            ws0.send_json({"type": "start"})
+            while ws0.receive_json()["type"] != "started":
+                pass
+            ws0.send_json({"type": "flip"})  # the first player's turn: one card
+            while ws0.receive_json()["type"] != "card":
+                pass
+            after = c.get("/metrics").text
+    assert (_sample(after, "cardwar_cards_put_down_total", variant="beggar")
+            - _sample(before, "cardwar_cards_put_down_total", variant="beggar")) == 1
+    assert (_sample(after, "cardwar_flip_to_result_seconds_count")
+            - _sample(before, "cardwar_flip_to_result_seconds_count")) == 1
+    assert _sample(after, "cardwar_battles_total", variant="beggar") == 0

@@ -119,3 +119,18 @@ def test_the_shared_replay_link_opens_in_the_visitors_language(client):
     r = client.get("/g/AbCdEfGhIjKlMnOp/replay", headers={"accept-language": "cs"},
                    follow_redirects=False)
     assert r.status_code == 307 and r.headers["location"] == "/cs/g/AbCdEfGhIjKlMnOp/replay"
+
+
+def test_beggar_links_and_records_show_beggars_image(client):
+    gid, _ = create(client, variant="beggar")
+    t = tags(client.get(f"/en/g/{gid}").text)
+    assert "/static/og/beggar.png?v=" in t["og:image"]
+    for path in ("/en/beggar-my-neighbour", "/en/beggar-my-neighbour/records",
+                 "/en/beggar-my-neighbour/records/nessler-2022"):
+        assert "/static/og/beggar.png?v=" in tags(client.get(path).text)["og:image"], path
+    record = tags(client.get("/de/beggar-my-neighbour/records/nessler-2022").text)
+    assert "Nessler (2022)" in record["og:description"]
+    assert "8.344" in record["og:description"] and "1.164" in record["og:description"]
+    endless = tags(client.get("/en/beggar-my-neighbour/records/casella-2024").text)
+    assert "Casella (2024)" in endless["og:description"] and "never ends" in endless[
+        "og:description"]

@@ -139,3 +139,43 @@ def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
         t.start(0)
     t.start(1)  # Bo may start now
     assert t.status == "playing"
+
+
+@pytest.mark.anyio
+async def test_beggar_follows_the_players_paces(tmp_path):
+    """A game in turns (thousands of cards) has the same paces: normal while
+    someone puts down cards by hand, else the fastest chosen; nobody is out
+    before its end, so nobody fast-forwards it."""
+    service = await _service(tmp_path, computer_delay=0.8)
+    table, s0 = await service.create("beggar", 2, nickname="Ann")
+    _, s1 = await service.join(table.id, "Bo")
+    await service.start(table.id, 0)
+    ann, bo = table.seat_of(hash_secret(s0)), table.seat_of(hash_secret(s1))
+    await set_pace(service, table.id, ann, "fast")
+    assert service.clocks.wait(table) == pytest.approx(0.8)  # both put down by hand: normal
+    await service.set_auto(table.id, ann, True)
+    assert service.clocks.wait(table) == pytest.approx(0.8)  # Bo still by hand
+    await set_pace(service, table.id, bo, "slow")
+    await service.set_auto(table.id, bo, True)
+    assert table.by_hand() == []
+    assert service.clocks.wait(table) == pytest.approx(0.8 * PACE_DELAY["fast"])  # the fastest
+    await set_pace(service, table.id, ann, "slow")
+    assert service.clocks.wait(table) == pytest.approx(0.8 * PACE_DELAY["slow"])
+    for seat in (ann, bo):
+        with pytest.raises(TableError, match="not_out"):
+            await fast_forward(service, table.id, seat)
+    await service.close()
+
+
+@pytest.mark.anyio
+async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path):
+    service = await _service(tmp_path, computer_delay=0.02)
+    table, s0 = await service.create("beggar", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    ann = table.seat_of(hash_secret(s0))
+    await set_pace(service, table.id, ann, "fast")
+    await service.set_auto(table.id, ann, True)  # nobody by hand: the fast pace
+    assert service.clocks.pace(table) == "fast"
+    await _until(lambda: table.status == "over")
+    assert table.game.cards_played == 6 and table.game.tricks == 2  # the stacked deal
+    await service.close()

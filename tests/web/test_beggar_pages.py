@@ -8,9 +8,11 @@ import json
 import re
 
 import pytest
+from babel import Locale
 
 from cardwar.engine.beggar_deals import RECORD_DEALS, record_results
 from cardwar.web.i18n import LOCALES, format_number
+from cardwar.web.strings import client_strings
 
 from .test_pages import outline
 
@@ -47,6 +49,20 @@ def test_the_records_page_lists_the_deals_with_our_counts(client, locale):
         assert host in SOURCES, host
 
 
+def test_records_name_the_players_as_the_records_do(client):
+    """First and second player (table seats 0 and 1), as the published records say."""
+    html = client.get("/en/beggar-my-neighbour/records").text
+    rows = dict(re.findall(r'<tr data-slug="([^"]+)">(.*?)</tr>', html, re.S))
+    assert "The first player wins" in rows["paulhus-1999"]
+    assert "The second player wins" in rows["mann-wu-2007"]
+    assert "Seat" not in html
+    replay = client.get("/en/beggar-my-neighbour/records/mann-wu-2007").text
+    data = json.loads(re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', replay, re.S).group(1))
+    assert [s["nickname"] for s in data["seats"]] == ["First player", "Second player"]
+    assert data["record"]["winner"] == 1
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_record_deal_opens_in_the_replay(client, locale):
     html = client.get(f"/{locale}/beggar-my-neighbour/records/casella-2024").text
@@ -57,3 +73,52 @@ def test_a_record_deal_opens_in_the_replay(client, locale):
     assert len(data["record"]["log"]) == data["record"]["tricks"]
     assert 'id="replay-play"' in html and 'id="replay-speed"' in html
     assert client.get(f"/{locale}/beggar-my-neighbour/records/nobody-1900").status_code == 404
+
+
+def _fmt(text: str, **args: object) -> str:
+    return text.format(**{k: str(v) for k, v in args.items()})
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en", "Bob must pay 3 cards for the king of hearts."),
+    ("de", "Bob muss für den Herz-König 3 Karten zahlen."),
+    ("it", "Bob deve pagare 3 carte per il re di cuori."),
+    ("pl", "Bob musi zapłacić 3 karty za króla kier."),
+    ("cs", "Bob musí zaplatit 3 karty za srdcového krále."),
+])
+def test_what_is_owed_reads_naturally(locale, said):
+    s = client_strings(locale, "beggar")
+    form = Locale.parse(locale).plural_form(3)
+    for_card = _fmt(s["pay_for"]["K"], suit=s["suits_of"]["H"])
+    assert _fmt(s["must_pay"][form], name="Bob", count=3, for_card=for_card) == said
+
+
+def test_the_cycle_is_worded_with_plurals_in_polish():
+    s = client_strings("pl", "beggar")
+    pl = Locale.parse("pl")
+    text = _fmt(s["cycle_info"][pl.plural_form(62)], start=4, count=62,
+                start_cards=_fmt(s["cards"][pl.plural_form(34)], count=34),
+                length_cards=_fmt(s["cards"][pl.plural_form(440)], count=440))
+    assert "Od 4. lewy (34 karty)" in text
+    assert "te same 62 lewy (440 kart)" in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_beggar_has_no_war_reaction(locale):
+    war = client_strings(locale, "war")["reactions"]["tie"]["text"]
+    beggar = client_strings(locale, "beggar")["reactions"]["tie"]["text"]
+    assert beggar != war
+    assert client_strings("en", "beggar")["reactions"]["tie"]["text"] == "Pay up!"
+
+
+def test_the_home_page_names_all_three_games(client):
+    html = client.get("/en/").text
+    assert "Peace, War and Beggar-my-neighbour are card games" in html
+    assert "Beggar-my-neighbour for two" in html
+    assert "Pick Peace or War" not in html
+
+
+def test_the_italian_histogram_counts_partite(client):
+    html = client.get("/it/beggar-my-neighbour").text
+    head = html.split('class="stats stats--histogram"')[1].split("</thead>")[0]
+    assert "Partite" in head and "Giochi" not in head

@@ -12,16 +12,17 @@ from cardwar.web.i18n import LOCALES
 
 PAGES = ("", "peace", "war")
 TITLES = {
-    "en": ("Peace and War", "Peace: rules", "War: rules"),
-    "it": ("Pace e Guerra", "Pace: regole", "Guerra: regole"),
-    "de": ("Frieden und Krieg", "Frieden: Regeln", "Krieg: Regeln"),
-    "es": ("Paz y Guerra", "Paz: reglas", "Guerra: reglas"),
-    "pl": ("Pokój i Wojna", "Pokój: zasady", "Wojna: zasady"),
-    "cs": ("Mír a Válka", "Mír: pravidla", "Válka: pravidla"),
-    "fr": ("La Paix et la Bataille", "Paix\u00a0: règles", "Bataille\u00a0: règles"),
-    "pt-BR": ("Paz e Guerra", "Paz: regras", "Guerra: regras"),
-    "nl": ("Vrede en Oorlogje", "Vrede: spelregels", "Oorlogje: spelregels"),
-    "uk": ("Мир і Війна", "Мир: правила", "Війна: правила"),
+    "en": ("Peace, War and Beggar-my-neighbour", "Peace: rules", "War: rules"),
+    "it": ("Pace, Guerra e Beggar-my-neighbour", "Pace: regole", "Guerra: regole"),
+    "de": ("Frieden, Krieg und Beggar-my-neighbour", "Frieden: Regeln", "Krieg: Regeln"),
+    "es": ("Paz, Guerra y Beggar-my-neighbour", "Paz: reglas", "Guerra: reglas"),
+    "pl": ("Pokój, Wojna i Beggar-my-neighbour", "Pokój: zasady", "Wojna: zasady"),
+    "cs": ("Mír, Válka a Beggar-my-neighbour", "Mír: pravidla", "Válka: pravidla"),
+    "fr": ("La Paix, la Bataille et Beggar-my-neighbour", "Paix\u00a0: règles",
+           "Bataille\u00a0: règles"),
+    "pt-BR": ("Paz, Guerra e Beggar-my-neighbour", "Paz: regras", "Guerra: regras"),
+    "nl": ("Vrede, Oorlogje en Beggar-my-neighbour", "Vrede: spelregels", "Oorlogje: spelregels"),
+    "uk": ("Мир, Війна і Beggar-my-neighbour", "Мир: правила", "Війна: правила"),
 }
 THOUSAND = {"en": "1,000", "it": "1.000", "de": "1.000", "es": "1000", "pl": "1000",
             "cs": "1\u00a0000",

@@ -193,7 +193,7 @@ const EFFECTS = {
     // said once per battle, when the clock starts for us
     const wasOff = !before || !before.idle || before.idle.battle !== m.battle;
     if (wasOff && s.idle && s.you !== null && idleSeats(s).indexOf(s.you) >= 0 && m.left !== null) {
-      announce(w.fmt(S.idle_you, { n: w.num(Math.ceil(m.left)) }));
+      announce(w.fmt(S.idle_you, { n: w.num(Math.ceil(m.left)) }), "announce-clock");
     }
     renderIdle(view, s, Date.now());
   },

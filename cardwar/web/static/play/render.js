@@ -68,9 +68,15 @@ export function render(v, state) {
   renderReactions(v, state);
 }
 
-/** Read a text out to screen readers (the live region). @param {string} text */
-export function announce(text) {
-  const a = byId("announce");
+/**
+ * Read a text out to screen readers: the play in `#announce`; the idle clock
+ * in `#announce-clock`, so that "Flipping for you in 10 s" never replaces
+ * the card just put down before it is heard.
+ * @param {string} text
+ * @param {"announce" | "announce-clock"} [region]
+ */
+export function announce(text, region = "announce") {
+  const a = byId(region);
   a.textContent = "";
   window.setTimeout(() => { a.textContent = text; }, 50);
 }

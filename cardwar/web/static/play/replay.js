@@ -64,8 +64,8 @@ log.forEach((b, i) => {
   steps.push(/** @type {State} */ (reduce(played, { type: "local:reveal", battle: battle.battle })));
 });
 let step = 0;
-/** Times the playback has gone round an endless game's cycle. */
-let rounds = 0;
+/** Times the playback has gone back from the last trick to the cycle's start. */
+let laps = 0;
 /** @type {number | undefined} */
 let timer;
 
@@ -98,7 +98,8 @@ function draw() {
   area.textContent = "";
   const trick = turns && step > 0 ? /** @type {TrickRecord} */ (log[step - 1]) : null;
   if (trick) {
-    area.appendChild(tablePile(w, trick.cards.slice(-SHOWN), trick.cards.length, true));
+    // the trick was taken: its cards are in the taker's pile, the table is empty
+    area.appendChild(tablePile(w, trick.cards.slice(-SHOWN), 0, true));
   }
   byId("replay-summary").textContent = trick ? trickText(trick)
     : state.last ? w.summary(state.last, Boolean(state.game.tie_word), false, name) : "";
@@ -115,10 +116,12 @@ function drawCycle() {
   const box = byId("replay-cycle");
   box.hidden = !cycle;
   if (!cycle) return;
-  byId("replay-cycle-info").textContent = w.fmt(S.cycle_info, {
-    start: w.num(cycle.start_trick), start_cards: w.num(cycle.start_cards),
-    length: w.num(cycle.length_tricks), length_cards: w.num(cycle.length_cards),
+  byId("replay-cycle-info").textContent = w.plural(S.cycle_info, cycle.length_tricks, {
+    start: w.num(cycle.start_trick), start_cards: w.plural(S.cards, cycle.start_cards),
+    length_cards: w.plural(S.cards, cycle.length_cards),
   });
+  // the last logged trick brings back the position after start_trick: one more round
+  const rounds = laps + (step === log.length ? 1 : 0);
   byId("replay-rounds").textContent = w.fmt(S.cycle_rounds, { n: w.num(rounds) });
   const inside = cycle !== null && step > cycle.start_trick;
   box.dataset.inside = String(inside);
@@ -128,6 +131,7 @@ function drawCycle() {
 /** Show the table after step `n` (0: the deal), kept within the game. @param {number} n */
 function go(n) {
   step = Math.max(0, Math.min(log.length, n));
+  if (cycle && step <= cycle.start_trick) laps = 0;  // before the cycle: no round yet
   draw();
 }
 
@@ -136,7 +140,7 @@ function forward() {
   if (step < log.length) {
     go(step + 1);
   } else if (cycle) {
-    rounds += 1;  // the position after the last trick is the one after start_trick
+    laps += 1;  // the position after the last trick is the one after start_trick
     go(cycle.start_trick + 1);
   } else {
     pause();

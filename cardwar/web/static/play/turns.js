@@ -27,9 +27,19 @@ export function inTurns(g) {
 export function owedText(w, g, name) {
   if (g.status !== "playing" || g.to_move === null || g.to_move === undefined) return "";
   if (g.owed && g.owed_for) {
-    return w.plural(w.S.must_pay, g.owed, { name: name(g.to_move), card: w.cardName(g.owed_for) });
+    return w.plural(w.S.must_pay, g.owed, { name: name(g.to_move), for_card: payFor(w, g.owed_for) });
   }
   return w.fmt(w.S.to_play, { name: name(g.to_move) });
+}
+
+/**
+ * What a payment is for, worded for the sentence: "for the king of hearts".
+ * @param {Words} w
+ * @param {string} code  a court card, e.g. "KH"
+ */
+export function payFor(w, code) {
+  const phrase = w.S.pay_for[code[0]];
+  return phrase ? w.fmt(phrase, { suit: w.S.suits_of[code[1]] }) : w.cardName(code);
 }
 
 /**

@@ -33,7 +33,9 @@
  * @property {string} battle
  * @property {string} card_number  in turns: "Card {n}"
  * @property {string} to_play  in turns: "{name} to play."
- * @property {PluralForms} must_pay  in turns: "{name} must pay {count} cards for the {card}."
+ * @property {PluralForms} must_pay  in turns: "{name} must pay {count} cards {for_card}."
+ * @property {Record<string, string>} pay_for  court rank -> "for the king of {suit}"
+ * @property {Record<string, string>} suits_of  suit -> its form in pay_for ("hearts")
  * @property {string} puts_down  in turns: "{name} puts down the {card}."
  * @property {PluralForms} takes_trick  in turns: "{name} takes the pile: {count} cards."
  * @property {PluralForms} table_pile  in turns: "On the table: {count} cards"
@@ -89,7 +91,7 @@
  * @property {string} replay_pause
  * @property {string} replay_per_second  "{n} a second"
  * @property {PluralForms} trick_summary  a trick of the replay in words
- * @property {string} cycle_info  where an endless game's cycle starts and its length
+ * @property {PluralForms} cycle_info  where an endless game's cycle starts; {count} tricks long
  * @property {string} cycle_rounds  "Times round the cycle: {n}"
  * @property {string} card
  * @property {Record<string, string>} ranks
