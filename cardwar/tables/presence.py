@@ -41,16 +41,20 @@ class Presence:
         settings: ``computer_delay``.
         table: ``await table(game_id)``: the game's table, or None.
         cached: ``cached(game_id)``: the game's cached table, or None.
+        leave: ``await leave(game_id, seat)``: the seat's player leaves the table
+            (a creator away for ``gone_after`` seconds leaves the lobby).
     """
 
     def __init__(self, bus: Bus, clocks: Clocks, settings: Settings,
                  table: Callable[[str], Awaitable[Table | None]],
-                 cached: Callable[[str], Table | None]) -> None:
+                 cached: Callable[[str], Table | None],
+                 leave: Callable[[str, int], Awaitable[object]] | None = None) -> None:
         self.bus = bus
         self.clocks = clocks
         self.settings = settings
         self._table = table
         self._cached = cached
+        self._leave = leave
         self._online: dict[str, Counter[int]] = {}
         self._watchers: Counter[str] = Counter()
         self._gone: dict[str, set[int]] = {}
@@ -133,6 +137,11 @@ class Presence:
             True if the seat is now gone (and ``gone`` was published).
         """
         table = await self._table(game_id)
+        if (table is not None and table.status == "lobby" and seat == table.creator
+                and seat not in self.online(game_id) and self._leave is not None):
+            # a creator who went away leaves the lobby: the next human may start
+            await self._leave(game_id, seat)
+            return False
         if (table is None or table.status != "playing" or seat in self.online(game_id)
                 or table.record.seats[seat].kind != "human" or self.is_gone(game_id, seat)):
             return False

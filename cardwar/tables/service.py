@@ -77,7 +77,9 @@ class TableService:
         self.settings = settings
         self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
         self.clocks = Clocks(settings, self.flip, self._is_gone)
-        self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get)
+        self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
+                                 lambda game_id, seat: self.apply(
+                                     game_id, lambda table: table.leave(seat)))
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
                                self._observe_status)
         self.reactions = Reactions(bus)

@@ -320,3 +320,19 @@ def test_replay_page_and_download_match_the_command_line(stacked):
          "--players", "3", "--hands", record.hands, "--log", "--json"],
         capture_output=True, text=True, check=True)
     assert r.text == cli.stdout
+
+
+def test_a_creator_who_went_away_leaves_the_lobby_to_the_next_player(tmp_path):
+    with make_client(tmp_path, testing_stacked_deck=False, gone_after=0.2) as c:
+        gid, s0 = create(c, players="3", public="1")
+        with ws(c, gid, s0) as ann:
+            ann.receive_json()
+        s1 = join(c, gid, "Bob")  # Ann closed her tab; a stranger joins her table
+        with ws(c, gid, s1) as bob:
+            bob.receive_json()
+            left = until(bob, "left")
+            assert (left["seat"], left["creator"]) == (0, 1)  # Bob may start now
+            bob.send_json({"type": "start"})
+            until(bob, "started")
+        with ws(c, gid, s0) as ann:  # Ann's link no longer holds a seat
+            assert ann.receive_json()["you"] is None
