@@ -1,5 +1,9 @@
 """The :class:`TableService`: tables kept in the store, events sent on the bus.
 
+(About 450 lines: the public face of the tables package — create, join,
+flip, connect — each a few lines over :meth:`apply`; clocks, presence,
+cluster sync, the cache, choices and rematch live in their own modules.)
+
 Every change runs through :meth:`TableService.apply`, under the game's
 lock: use the cached table (:mod:`.cache`; brought up to the store first
 when stale, :mod:`.cluster`), apply, save (optimistically, by ``seq``),

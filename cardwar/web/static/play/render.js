@@ -1,3 +1,5 @@
+// (About 460 lines: one short function per part of the page, each read on
+// its own; the end screen, cards, pot and words are separate modules already.)
 // The game page drawn from the state: one function per part of the page
 // (join form, lobby, table and each seat, idle clock, watchers, status line,
 // connection notice; the end screen and rematch are in end.js). DOM only: what
