@@ -103,20 +103,21 @@ def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
         state = await bob.connect()
         assert [s["nickname"] for s in state["seats"]] == ["Ann", "Bob"]
         await ann.send("start")
-        await asyncio.gather(ann.until("started"), bob.until("started"))
+        started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
+        seat = started.get("seating", [0, 1]).index(0)  # Ann's drawn table seat
         nxt = await _play_battles([ann, bob], 1, 4)
         assert ann.battles == bob.battles == list(range(1, nxt))
 
         # Ann flips, then her server dies before Bob flips
         await asyncio.sleep(0.5)
         await ann.send("flip")
-        await bob.until("flipped", seat=0)
+        await bob.until("flipped", seat=seat)
         os.kill(a.proc.pid, signal.SIGKILL)
         a.proc.wait(10)
         # her server could not say she left: Bob's learns it when its liveness key expires
-        await bob.until("presence", seat=0, online=False)
+        await bob.until("presence", seat=seat, online=False)
         state = await ann.connect(b.base)  # her page reconnects through the other server
-        assert state["game"]["flipped"] == [0] and state["seq"] == bob.seq
+        assert state["game"]["flipped"] == [seat] and state["seq"] == bob.seq
         await asyncio.sleep(0.5)
         await bob.send("flip")
         await asyncio.gather(ann.until("battle", battle=nxt), bob.until("battle", battle=nxt))
