@@ -55,6 +55,21 @@ def check_against_replay(players: list[Player], over: dict[str, Any]) -> None:
                 played["face_up"], played["winner"], played["counts"])
 
 
+async def start_and_play_two_battles(ann: Player, bob: Player) -> int:
+    """Both connect, Ann starts, both flip battles 1 and 2; Ann's drawn table seat."""
+    await ann.connect()
+    await bob.connect()
+    await ann.send("start")
+    started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
+    seat = int(started.get("seating", [0, 1]).index(0))
+    for battle in (1, 2):
+        await asyncio.sleep(0.3)
+        await asyncio.gather(ann.send("flip"), bob.send("flip"))
+        await asyncio.gather(ann.until("battle", battle=battle),
+                             bob.until("battle", battle=battle))
+    return seat
+
+
 async def auto_to_the_end(players: list[Player]) -> dict[str, Any]:
     """Both switch auto-flip on; read until the game is over; the ``over`` message."""
     for p in players:
@@ -109,16 +124,7 @@ def test_redis_stopped_and_started_mid_game_across_two_processes(pg_url, redis_p
 
         async def scenario() -> None:
             ann, bob = Player(a.base, gid, secret0), Player(b.base, gid, secret1)
-            await ann.connect()
-            await bob.connect()
-            await ann.send("start")
-            started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
-            seat = started.get("seating", [0, 1]).index(0)  # Ann's drawn table seat
-            for battle in (1, 2):
-                await asyncio.sleep(0.3)
-                await asyncio.gather(ann.send("flip"), bob.send("flip"))
-                await asyncio.gather(ann.until("battle", battle=battle),
-                                     bob.until("battle", battle=battle))
+            seat = await start_and_play_two_battles(ann, bob)
 
             redis.stop()
             await asyncio.sleep(1.0)  # both listeners have noticed
@@ -208,16 +214,7 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
 
         async def scenario() -> None:
             ann, bob = Player(server.base, gid, secret0), Player(server.base, gid, secret1)
-            await ann.connect()
-            await bob.connect()
-            await ann.send("start")
-            started, _ = await asyncio.gather(ann.until("started"), bob.until("started"))
-            seat = started.get("seating", [0, 1]).index(0)  # Ann's drawn table seat
-            for battle in (1, 2):
-                await asyncio.sleep(0.3)
-                await asyncio.gather(ann.send("flip"), bob.send("flip"))
-                await asyncio.gather(ann.until("battle", battle=battle),
-                                     bob.until("battle", battle=battle))
+            seat = await start_and_play_two_battles(ann, bob)
 
             cluster.pg_ctl("-m", "fast", "restart")  # every pooled connection dies
             await asyncio.sleep(0.3)
