@@ -114,10 +114,11 @@ class Run:
         add("ALTER ROLE cardwar", f"ALTER ROLE {self.role}")
         add("cardwar:$PASSWORD@127.0.0.1:5432/cardwar",
             f"{self.role}:$PASSWORD@127.0.0.1:5432/{self.db}")
-        # Redis channels of its own; computer seats that flip at once (a game to its end).
+        # Redis channels of its own; computer seats that flip at once and peaces
+        # that do not wait to be seen (a game to its end in seconds).
         add("CARDWAR_REDIS=redis://127.0.0.1:6379/0\n",
             f"CARDWAR_REDIS=redis://127.0.0.1:6379/0\nCARDWAR_REDIS_PREFIX={self.prefix}\n"
-            "CARDWAR_COMPUTER_DELAY=0.001\n")
+            "CARDWAR_COMPUTER_DELAY=0.001\nCARDWAR_PEACE_SHOW=0.001\n")
         if self.release.version != "0.1.0":
             add("0.1.0", self.release.version)
         if self.upgrade != UPGRADE:

@@ -88,6 +88,8 @@ class Player:
             assert left > 0, f"no {kind} {match} within {seconds} s (seq {self.seq})"
             message = json.loads(self.ws.recv(timeout=left))
             seq = message.get("seq")
+            if message["type"] == "ping":  # as a page does: a silent socket is closed
+                self.ws.send(json.dumps({"type": "pong"}))
             if message["type"] == "state":
                 self.seq = max(self.seq, message["seq"])
             elif seq is not None:
@@ -194,8 +196,8 @@ def serving(cardwar: Path, folder: Path, port: int, **env: str) -> Iterator[str]
     """``cardwar serve`` of an installed cardwar on 127.0.0.1:``port`` with an SQLite
     file in ``folder`` (the folder is its working directory); yields the base URL."""
     log = folder / f"serve-{port}.log"
-    settings = {"CARDWAR_COMPUTER_DELAY": "0.001", **{f"CARDWAR_{k.upper()}": v
-                                                       for k, v in env.items()}}
+    settings = {"CARDWAR_COMPUTER_DELAY": "0.001", "CARDWAR_PEACE_SHOW": "0.001",
+                **{f"CARDWAR_{k.upper()}": v for k, v in env.items()}}
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [str(cardwar), "serve", "--host", "127.0.0.1", "--port", str(port),

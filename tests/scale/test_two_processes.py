@@ -67,6 +67,8 @@ class Player:
                 raise AssertionError(
                     f"no {kind} {match} at {self.base}; got {self.log[-6:]}") from None
             self.log.append(message)
+            if message["type"] == "ping":  # as a page does: a silent socket is closed
+                await self.ws.send(json.dumps({"type": "pong"}))
             seq = message.get("seq")
             if seq is not None:
                 assert seq == self.seq + 1, (message, self.seq)  # once each, in order
