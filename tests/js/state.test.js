@@ -436,6 +436,27 @@ describe("state: pace, fast-forward and leaving", () => {
     assert.equal(s.game.creator, 1);
   });
 
+  it("left in the lobby: the seat is open, those after it move up, we follow ours", () => {
+    const three = [
+      { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false, gone: false },
+      { seat: 1, kind: "human", nickname: "Bob", online: true, auto_flip: false, gone: false },
+      { seat: 2, kind: "human", nickname: "Cy", online: false, auto_flip: false, gone: false },
+    ];
+    const before = apply(lobby({ you: 2, seats: /** @type {Seat[]} */ (three),
+      game: { players: 3, counts: [0, 0, 0], creator: 0 } }),
+    { type: "reaction", seq: null, seat: 1, key: "clap" });
+    assert.equal(isCreator(before), false);
+    const s = apply(before, { type: "left", seq: 6, seat: 0, creator: 0, seating: [1, 2, 0] });
+    assert.deepEqual(s.seats.map((x) => [x.seat, x.nickname, x.kind, x.online]),
+      [[0, "Bob", "human", true], [1, "Cy", "human", false], [2, null, "open", false]]);
+    assert.equal(s.you, 1);  // Cy moved up with her seat
+    assert.equal(s.game.creator, 0);  // Bob, who came second, may start
+    assert.deepEqual(s.reactions.map((r) => r.seat), [0]);
+    // the last one leaving: nobody moves
+    const last = apply(s, { type: "left", seq: 7, seat: 1, creator: 0 });
+    assert.deepEqual(last.seats.map((x) => x.kind), ["human", "open", "open"]);
+  });
+
   it("a player who is out may skip only while nobody in play flips by hand", () => {
     const out = playing({ you: 1, game: { in_play: [true, false] } });
     assert.equal(canSkip(out), false);  // Ann flips by hand

@@ -179,9 +179,10 @@ const EFFECTS = {
     document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
     slidePot(s, Math.max(1600, PEACE_HOLD - REVEAL_DELAY - 800));
   },
-  left(s, m) {
+  left(s, m, before) {
     draw();
-    announce(w.fmt(S.left_said, { name: w.seatName(s.seats, m.seat) }));
+    // named as they sat before leaving (in the lobby the seat is open now)
+    announce(w.fmt(S.left_said, { name: w.seatName((before || s).seats, m.seat) }));
   },
   over(s, m) {
     settlePot();

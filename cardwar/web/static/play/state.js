@@ -167,9 +167,16 @@ const ON = {
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
   pace: (s, m) => withSeat(s, m.seat, { pace: m.pace }),
   fast_forward: (s) => withGame(s, { skipping: true }),
-  left: (s, m) => withGame(withSeat(s, m.seat, s.game.status === "lobby"
-    ? { kind: "open", nickname: null, online: false, gone: false, auto_flip: false }
-    : { kind: "left", gone: false, online: true, auto_flip: false }), { creator: m.creator }),
+  left(s, m) {
+    if (s.game.status !== "lobby") {
+      s = withSeat(s, m.seat, { kind: "left", gone: false, online: true, auto_flip: false });
+      return withGame(s, { creator: m.creator });
+    }
+    s = withSeat(s, m.seat,
+      { kind: "open", nickname: null, online: false, gone: false, auto_flip: false });
+    // the players after the freed seat move up: the lobby keeps the order they came in
+    return withGame(m.seating ? moved(s, m.seating) : s, { creator: m.creator });
+  },
   started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
@@ -249,18 +256,32 @@ const ON = {
  */
 function seatDrawn(s, m) {
   const order = m.seating || s.seats.map((_, i) => i);
-  const at = (/** @type {number} */ lobby) => order.indexOf(lobby);
-  const seats = order.map((lobby, seat) => ({ ...s.seats[lobby], seat }));
+  const drawn = moved(s, order);
   // the creator is the same player, wherever drawn: the human of the lowest lobby seat
-  const humans = seats.filter((x) => x.kind === "human").map((x) => x.seat)
+  const humans = drawn.seats.filter((x) => x.kind === "human").map((x) => x.seat)
     .sort((a, b) => order[a] - order[b]);
   return {
-    ...s,
-    seats,
-    you: s.you === null ? null : at(s.you),
-    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
+    ...drawn,
     game: { ...s.game, status: "playing", counts: m.counts, flipped: [], seating: order,
       creator: humans.length ? humans[0] : null },
+  };
+}
+
+/**
+ * Players change seats (`order[t]`: the seat whose player now sits at `t`): at the
+ * start, or in the lobby when those after a player who left move up; the seats,
+ * ours and the reactions on show follow them.
+ * @param {State} s
+ * @param {number[]} order
+ * @returns {State}
+ */
+function moved(s, order) {
+  const at = (/** @type {number} */ before) => order.indexOf(before);
+  return {
+    ...s,
+    seats: order.map((before, seat) => ({ ...s.seats[before], seat })),
+    you: s.you === null ? null : at(s.you),
+    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
   };
 }
 
