@@ -194,3 +194,55 @@ def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seed
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seeded_server):
+    """Ann (the creator) leaves the lobby: Bob, who came second, moves up and gets the
+    start button; Cy, who came third, and Dee, a newcomer taking a seat afterwards,
+    wait for him. Leaving the lobby asks its own question (nothing is played yet)."""
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="de-DE")
+    ctx_c, c = open_page(browser, locale="es-ES")
+    ctx_d, d = open_page(browser, locale="pl-PL")
+    try:
+        url = _create(a, seeded_server, "en", seat1="friend", seat2="friend", seat3="friend")
+        join_game(b, url, "Bob", "de")
+        join_game(c, url, "Cy", "es")
+        a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 3")
+        asked: list[str] = []
+
+        def accept(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        a.once("dialog", accept)
+        a.locator("#leave").click()
+        b.wait_for_selector("#start-game")  # Bob may start now
+        assert asked == ["Leave this table? The game has not started: your seat becomes "
+                         "free for another player."]
+        b.wait_for_function(
+            "document.getElementById('announce').textContent"
+            ".includes('Ann hat den Tisch verlassen.')")
+        # the newcomer sits after those already waiting, and waits for Bob too
+        join_game(d, url, "Dee", "pl")
+        for page in (b, c, d):
+            page.wait_for_function(
+                "document.querySelectorAll('#seat-list .presence').length === 3")
+        assert d.locator("#seat-list .seat-list__item[data-seat='2'] .tag").first.is_visible()
+        for page in (c, d):
+            assert page.locator("#start-game").count() == 0
+            assert "Bob" in page.locator("#start-area").inner_text()
+        names = b.locator("#seat-list .seat-list__name").all_inner_texts()
+        assert names[:3] == ["Bob", "Cy", "Dee"]
+        # Dee thinks again: the Polish lobby's question, dismissed
+        d.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        d.locator("#leave").click()
+        d.wait_for_timeout(200)
+        assert asked[1] == ("Opuścić ten stół? Gra jeszcze się nie zaczęła: twoje miejsce "
+                            "zwolni się dla innego gracza.")
+        b.locator("#start-game").click()
+        for page in (b, c, d):
+            page.wait_for_selector("#table:not([hidden])")
+    finally:
+        for ctx in (ctx_a, ctx_b, ctx_c, ctx_d):
+            ctx.close()

@@ -181,8 +181,11 @@ const EFFECTS = {
   },
   left(s, m, before) {
     draw();
-    // named as they sat before leaving (in the lobby the seat is open now)
-    announce(w.fmt(S.left_said, { name: w.seatName((before || s).seats, m.seat) }));
+    // named as they sat before leaving (in the lobby the seat is open now, and
+    // nobody plays for them)
+    const was = before || s;
+    announce(w.fmt(was.game.status === "lobby" ? S.left_said_lobby : S.left_said,
+      { name: w.seatName(was.seats, m.seat) }));
   },
   over(s, m) {
     settlePot();
@@ -254,7 +257,9 @@ byId("pace").addEventListener("change", (e) => {
 });
 byId("skip").addEventListener("click", () => link.send({ type: "skip" }));
 byId("leave").addEventListener("click", () => {
-  if (window.confirm(S.leave_confirm)) link.send({ type: "leave" });
+  // in the lobby nothing is played yet: leaving only frees the seat
+  const lobby = Boolean(state && state.game.status === "lobby");
+  if (window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm)) link.send({ type: "leave" });
 });
 buildReactionBar(view);
 const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));
