@@ -246,3 +246,54 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
     finally:
         for ctx in (ctx_a, ctx_b, ctx_c, ctx_d):
             ctx.close()
+
+
+# every change of the table: [ms, battle shown, peace rows on show, cards on show]
+# (cards sliding away or picked up do not count)
+TABLE_LOG = """() => {
+  window.tableLog = [];
+  const t = document.getElementById('table');
+  const shown = (sel) => Array.from(document.querySelectorAll(sel)).filter(
+    (e) => !e.closest('.tplay--taken') && !e.closest('.tplay--cleared')).length;
+  new MutationObserver(() => {
+    const e = [Math.round(performance.now()), t.dataset.battle, shown('.tplay__peace'),
+      shown('.tplay .pcard')];
+    const l = window.tableLog[window.tableLog.length - 1];
+    if (!l || l.slice(1).join() !== e.slice(1).join()) window.tableLog.push(e);
+  }).observe(t, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+@pytest.fixture(scope="module")
+def normal_server(server_factory, tmp_path_factory) -> str:
+    """The site's own timing (a computer flips 0.8 s into a battle, a peace is
+    shown 3 s): the pot of the peace is picked up before the next battle comes."""
+    db = tmp_path_factory.mktemp("normal") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}", testing_seed="p4",
+                                   computer_delay=0.8, peace_show=3.0, flip_timeout=60.0))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_a_peace_picked_up_never_comes_back(browser, normal_server, locale):
+    """At normal pace the peace (battle 2) slides to its winner's pile before battle 3;
+    the flips of battle 3 draw the table again, and must not put the peace back."""
+    ctx, a = open_page(browser, locale=locale)
+    try:
+        _create(a, normal_server, locale[:2])
+        a.locator("#start-game").click()
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(TABLE_LOG)
+        a.locator("#auto-flip").check()
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 4",
+                            timeout=30_000)
+        log = a.evaluate("window.tableLog")
+        peace = [rows for _, battle, rows, _ in log if battle == "2"]
+        assert peace and peace[0] == 2, log  # shown, both seats' rows
+        assert 0 in peace, log  # picked up while battle 3 was still to come
+        gone = peace.index(0)
+        assert not any(peace[gone:]), log  # never back once picked up
+        later = [(battle, rows) for _, battle, rows, _ in log if int(battle) > 2]
+        assert later and not any(rows for _, rows in later), log
+        assert [b for _, b, _, _ in log] == sorted((b for _, b, _, _ in log), key=int), log
+    finally:
+        ctx.close()

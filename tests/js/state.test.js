@@ -192,6 +192,20 @@ describe("state: flips and battles", () => {
     assert.equal(apply(s, { type: "local:reveal", battle: 1 }), s);
   });
 
+  it("local:taken: the pot of that battle stays picked up, whatever draws the table next", () => {
+    let s = apply(playing(), peaceBattle(5, 1), { type: "local:reveal", battle: 1 });
+    assert.equal(apply(s, { type: "local:taken", battle: 2, still: false }), s);  // not shown
+    s = apply(s, { type: "local:taken", battle: 1, still: false });
+    assert.deepEqual(s.taken, { battle: 1, still: false });
+    // a flip of the next battle changes the table, not the pot picked up
+    s = apply(s, { type: "flipped", seq: 6, seat: 1, battle: 2, by: "computer" });
+    assert.deepEqual(s.taken, { battle: 1, still: false });
+    // a snapshot (a resync) of the same battle keeps it picked up
+    assert.deepEqual(apply(s, snapshot({ seq: 7 })).taken, s.taken);
+    s = apply(s, battle(7, 2));  // the next battle is drawn in full
+    assert.notEqual(s.taken && s.taken.battle, s.last && s.last.battle);
+  });
+
   it("battle: who is in play comes with it, or (a replay's log) from who went out", () => {
     const three = { game: { players: 3, counts: [20, 20, 12], in_play: [true, true, true] } };
     let s = apply(playing(three), battle(5, 1, { in_play: [true, false, true], out: [1] }));
