@@ -435,7 +435,11 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="cardwar-load-"))
     schema = None
-    env = {"PYTHONUNBUFFERED": "1"}
+    # Every simulated player comes from 127.0.0.1: lift the per-address limits
+    # (web/guard.py) that protect a public site from one client.
+    env = {"PYTHONUNBUFFERED": "1",
+           "CARDWAR_CREATES_PER_MINUTE": "1000000", "CARDWAR_JOINS_PER_MINUTE": "1000000",
+           "CARDWAR_REMATCHES_PER_MINUTE": "1000000", "CARDWAR_SOCKETS_PER_ADDRESS": "1000000"}
     if args.postgres:
         schema = f"cw_load_{secrets.token_hex(4)}"
         database = f"{PG_URL}?search_path={schema}"

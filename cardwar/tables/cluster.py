@@ -58,6 +58,11 @@ class Cluster:
                          on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
                          on_hello=presence.hello))
 
+    def following(self, game_id: str) -> bool:
+        """True when this process hears every change of ``game_id``: always with
+        one process, with several while it follows the game on the bus."""
+        return not self.bus.distributed or self.bus.following(game_id)
+
     def trusted(self, game_id: str) -> bool:
         """True when the cached table of ``game_id`` is known to be current.
 
@@ -66,7 +71,7 @@ class Cluster:
         """
         if self.cache.is_stale(game_id):
             return False
-        return not self.bus.distributed or self.bus.following(game_id)
+        return self.following(game_id)
 
     async def catch_up(self, game_id: str, seq: int) -> list[Message]:
         """The stored events of ``game_id`` above ``seq`` as bus messages, in order."""

@@ -102,8 +102,8 @@ class TableService:
         A table loaded from the store in the middle of a game gets its timers
         armed again, so a restarted server carries on by itself.
         """
-        table = self.cache.get(game_id)
-        if table is not None and self.cluster.trusted(game_id):
+        table = self.cache.current(game_id)
+        if table is not None and self.cluster.following(game_id):
             return table
         async with self.cache.lock(game_id):
             table = self.cache.get(game_id)

@@ -21,6 +21,7 @@ the socket counts only while a socket is open.
 from __future__ import annotations
 
 import contextlib
+import math
 import socket
 from collections import Counter
 from typing import Literal
@@ -64,7 +65,8 @@ class Guard:
         """Count one ``action`` for the client of ``conn``.
 
         Raises:
-            HTTPException: 429 when the address is over its per-minute limit.
+            HTTPException: 429 when the address is over its per-minute limit, with
+                ``Retry-After`` (seconds until the limit lets one more through).
         """
         key = (action, client_address(conn))
         bucket = self._buckets.get(key)
@@ -73,7 +75,10 @@ class Guard:
         self._buckets[key] = bucket  # (re)set: kept a minute after its last use
         if not bucket.has_capacity():
             limited(action)
-            raise StarletteHTTPException(429, f"too many {action} requests")
+            # the bucket leaks one request every 60 / rate seconds
+            wait = math.ceil(60.0 / max(1, self._rates[action]))
+            raise StarletteHTTPException(429, f"too many {action} requests",
+                                         headers={"Retry-After": str(wait)})
         await bucket.acquire()
 
     def open_socket(self, conn: HTTPConnection, game: str | None, *,

@@ -112,9 +112,11 @@ def install_error_pages(app: FastAPI) -> None:
         log.info("http error %s on %s: %s", exc.status_code, request.url.path, exc.detail,
                  extra={"request_id": rid, "status": exc.status_code})
         try:
-            return error_page(request, exc.status_code, rid)
+            page = error_page(request, exc.status_code, rid)
         except Exception:  # never fail while failing
-            return HTMLResponse("Error", status_code=exc.status_code)
+            page = HTMLResponse("Error", status_code=exc.status_code)
+        page.headers.update(exc.headers or {})  # e.g. a 429's Retry-After
+        return page
 
     async def server_error(request: Request, exc: Exception) -> Response:
         rid = _rid(request)

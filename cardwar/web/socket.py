@@ -125,6 +125,8 @@ class Connection:
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
+        #: the secret as the table stores it (hashed once, not at every message)
+        self._secret_hash = hash_secret(secret) if secret else None
         self.heartbeat = heartbeat
         #: when the page last sent something (``time.monotonic()``)
         self.heard = time.monotonic()
@@ -203,15 +205,15 @@ class Connection:
     def _still_mine(self, table: Table) -> bool:
         if self.seat is None:
             return True
-        return table.seat_of(hash_secret(self.secret) if self.secret else None) == self.seat
+        return table.seat_of(self._secret_hash) == self.seat
 
     def _reseat(self, table: Table, moved: list[int] | None = None) -> None:
         """Follow our seat when the game starts and the seed draws the seating, or
         when the players after one who left the lobby move up a seat (``moved``:
         that ``left`` event's ``seating``)."""
-        if self.seat is None or not self.secret:
+        if self.seat is None or not self._secret_hash:
             return
-        now = table.seat_of(hash_secret(self.secret))
+        now = table.seat_of(self._secret_hash)
         if now is not None:
             self.seat = now
         elif moved is not None and 0 <= self.seat < len(moved):

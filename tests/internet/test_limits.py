@@ -104,6 +104,7 @@ def test_creating_too_many_games_gets_a_translated_429(tmp_path, locale, words):
         refused = post_game(c, locale)
         assert refused.status_code == 429
         assert f'<html lang="{locale}">' in refused.text and words in refused.text
+        assert refused.headers["retry-after"] == "20"  # 3 a minute: one more in 20 s
 
 
 def test_forwarded_addresses_count_apart_only_from_a_trusted_proxy(tmp_path):
@@ -131,6 +132,7 @@ def test_joins_and_rematches_per_minute(tmp_path):
         r = c.post(f"/en/g/{other}/join", data={"nickname": "Cy"}, headers=ORIGIN,
                    follow_redirects=False)
         assert r.status_code == 429
+        assert r.headers["retry-after"] == "60"
         finished, f0 = create(c, seat1="computer")
         with ws(c, finished, f0) as sock:
             sock.receive_json()

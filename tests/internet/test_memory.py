@@ -64,3 +64,18 @@ def test_an_ended_game_leaves_no_clocks_nor_presence(tmp_path):
             time.sleep(0.05)
         assert service.clocks.games() == 0
         assert service.presence.games() == 0
+
+
+def test_a_table_in_use_stays_past_its_idle_time(tmp_path):
+    """Its idle time starts again as it is used (at most every idle/10 s)."""
+    with make_client(tmp_path, table_idle=0.5) as c:
+        gid, _ = create(c)
+        service = c.app.state.tables
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            assert service.cache.current(gid) is not None, "a table in use left memory"
+            time.sleep(0.02)
+        deadline = time.monotonic() + 10
+        while tables_in_memory(c) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tables_in_memory(c) == 0
