@@ -96,6 +96,11 @@ class PlayerChoices:
         seat to the end (kind ``left``); in the lobby the seat is open again. Either
         way the creator's rights (start, hand over) pass to the next human.
 
+        In the lobby the players after ``seat`` move up a seat (``seating``,
+        :func:`lobby_after_leaving`), so the lobby's seats stay in the order the
+        players came and the next human is the one who came next, never a
+        newcomer taking the freed seat.
+
         Raises:
             TableError: ``not_seated`` if the seat is not a human's;
                 ``not_playing`` once the game is over.
@@ -103,8 +108,37 @@ class PlayerChoices:
         self._human(seat)
         if self.record.status == "over":
             raise TableError(ErrorCode.NOT_PLAYING)
+        if self.record.status == "lobby":
+            kinds = [s.kind for s in self.record.seats]
+            order = lobby_after_leaving(kinds, seat)
+            # who may start afterwards: the lowest seat still a human's
+            creator = next((s for s, p in enumerate(order) if p != seat and kinds[p] == "human"),
+                           None)
+            event = Left(type="left", seq=self._next, seat=seat, creator=creator)
+            if order != sorted(order):
+                event["seating"] = order
+            self._emit(event)
+            return
         rec = self.record.seats[seat]
         kind, rec.kind = rec.kind, "left"  # who may start or hand over afterwards
         creator = self.creator
         rec.kind = kind
         self._emit(Left(type="left", seq=self._next, seat=seat, creator=creator))
+
+
+def lobby_after_leaving(kinds: list[str], seat: int) -> list[int]:
+    """The lobby's seats once the human of ``seat`` left it (``kinds``: each seat's kind).
+
+    Item ``s`` is the seat whose player (or open seat) moves to seat ``s``: the
+    humans after ``seat`` move up over the players' seats (open or a human's;
+    computers and seats reserved for a rematch's players stay where they are),
+    and the freed seat goes after them. Joining takes the first open seat, so
+    the humans keep sitting in the order they came.
+    """
+    movable = [s for s, k in enumerate(kinds) if k in ("human", "open")]
+    staying = [s for s in movable if s != seat and kinds[s] == "human"]
+    freed = [s for s in movable if s not in staying]  # the leaver's, then the open ones
+    order = list(range(len(kinds)))
+    for slot, s in zip(movable, staying + freed, strict=True):
+        order[slot] = s
+    return order

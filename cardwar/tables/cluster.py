@@ -128,7 +128,7 @@ class Cluster:
         """
         if self.presence.heard(game_id, message, origin):
             return
-        if message.get("type") == "started" and isinstance(message.get("seating"), list):
+        if message.get("type") in ("started", "left") and isinstance(message.get("seating"), list):
             self.presence.reseat(game_id, list(message["seating"]))
         seq = message.get("seq")
         table = self.cache.get(game_id)

@@ -222,13 +222,17 @@ class FastForward(TypedDict):
 
 class Left(TypedDict):
     """The player of ``seat`` left the table: the computer plays the seat to the end
-    (kind ``left``), or, in the lobby, the seat is open again; ``creator`` is the
-    seat that may start the game or hand seats over now."""
+    (kind ``left``), or, in the lobby, the seat is open again and the players after
+    it move up a seat (``seating[s]``: the seat whose player now sits at ``s``, as
+    in ``started``; left out when nobody moves), so the lobby keeps the order in
+    which players came; ``creator`` is the seat that may start the game or hand
+    seats over now (numbered after the move)."""
 
     type: Literal["left"]
     seq: int
     seat: int
     creator: int | None
+    seating: NotRequired[list[int]]
 
 
 class Presence(TypedDict):
@@ -407,9 +411,15 @@ def _fast_forward(t: TableState, e: FastForward) -> bool:
 
 def _left(t: TableState, e: Left) -> bool:
     rec = t.record.seats[e["seat"]]
-    if rec.kind != "human" or t.record.status == "over":
+    order = e.get("seating") or list(range(len(t.record.seats)))
+    if (rec.kind != "human" or t.record.status == "over"
+            or sorted(order) != list(range(len(t.record.seats)))
+            or ("seating" in e and t.record.status != "lobby")):
         return False
     if t.record.status == "lobby":  # not dealt yet: the seat is free again
+        lobby = t.record.seats  # the players after it move up (the order they came)
+        t.record.seats = [dataclasses.replace(lobby[p], seat=s) for s, p in enumerate(order)]
+        rec = t.record.seats[order.index(e["seat"])]
         rec.kind, rec.nickname = "open", None
     else:
         rec.kind = "left"

@@ -175,8 +175,9 @@ class Presence:
             await self._publish_gone(game_id, seat, False)
 
     def reseat(self, game_id: str, order: list[int]) -> None:
-        """The game started and the seed drew the seating (``order[s]``: the lobby
-        seat now at table seat ``s``): number what is known here by table seat."""
+        """The game started and the seed drew the seating, or players moved up a
+        seat in the lobby after one left (``order[s]``: the seat whose player now
+        sits at ``s``): number what is known here by the new seats."""
         where = {p: s for s, p in enumerate(order)}
         counter = self._online.get(game_id)
         if counter is not None:

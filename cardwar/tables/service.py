@@ -253,7 +253,7 @@ class TableService:
                          latency: float | None) -> None:
         """Publish ``events`` (saved), count them, and arm the timers they call for."""
         for event in events:
-            if event["type"] == "started" and "seating" in event:
+            if event["type"] in ("started", "left") and "seating" in event:
                 self.presence.reseat(table.id, event["seating"])
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
@@ -261,6 +261,9 @@ class TableService:
             elif event["type"] == "card":  # a game in turns: its step is one card
                 card_put_down(table.variant.name, latency)
             self._observe_status(table.id, event)
+            if event["type"] == "left" and table.status == "lobby" and table.creator is not None \
+                    and table.creator not in self.presence.online(table.id):
+                self.presence.arm_gone(table.id, table.creator)  # an away creator leaves too
         if events:
             await self.open_tables.changed(table, events)
         kinds = {e["type"] for e in events}

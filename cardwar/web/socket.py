@@ -207,12 +207,18 @@ class Connection:
             return True
         return table.seat_of(self._secret_hash) == self.seat
 
-    def _reseat(self, table: Table) -> None:
-        """Follow our seat when the game starts and the seed draws the seating."""
-        if self.seat is not None and self._secret_hash and table.status != "lobby":
-            now = table.seat_of(self._secret_hash)
-            if now is not None:
-                self.seat = now
+    def _reseat(self, table: Table, moved: list[int] | None = None) -> None:
+        """Follow our seat when the game starts and the seed draws the seating, or
+        when the players after one who left the lobby move up a seat (``moved``:
+        that ``left`` event's ``seating``)."""
+        if self.seat is None or not self._secret_hash:
+            return
+        now = table.seat_of(self._secret_hash)
+        if now is not None:
+            self.seat = now
+        elif moved is not None and 0 <= self.seat < len(moved):
+            # we left: counted where our freed seat went until the socket closes
+            self.seat = moved.index(self.seat)
 
     async def pump(self, sub: Any, after: int) -> None:
         """Send every published event above ``after`` to this socket.
@@ -234,6 +240,8 @@ class Connection:
                     return
                 if kind == "started":  # the seed drew the seats: follow our player
                     self._reseat(table)
+                elif kind == "left" and isinstance(event.get("seating"), list):
+                    self._reseat(table, list(event["seating"]))  # the lobby moved up
                 if text is None:
                     text = frames.text(table, event)
                 await self.send_text(text)

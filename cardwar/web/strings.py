@@ -296,9 +296,15 @@ def _table_strings(locale: str) -> dict[str, Any]:
         "leave": _("Leave the table"),
         "leave_confirm": _("Leave this game? The computer plays your seat to the end, and "
                            "you cannot take it back."),
+        # TRANSLATORS: asked before leaving a table whose game has not started yet:
+        # nothing is played, the seat is simply free again
+        "leave_confirm_lobby": _("Leave this table? The game has not started: your seat "
+                                 "becomes free for another player."),
         # TRANSLATORS: a tag by a seat whose player left; the computer plays it
         "left": _("left the table"),
         "left_said": _("{name} left the table: the computer plays for them."),
+        # TRANSLATORS: said when a player leaves a table whose game has not started yet
+        "left_said_lobby": _("{name} left the table."),
     }
 
 

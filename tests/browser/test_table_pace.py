@@ -194,3 +194,106 @@ def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seed
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seeded_server):
+    """Ann (the creator) leaves the lobby: Bob, who came second, moves up and gets the
+    start button; Cy, who came third, and Dee, a newcomer taking a seat afterwards,
+    wait for him. Leaving the lobby asks its own question (nothing is played yet)."""
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale="de-DE")
+    ctx_c, c = open_page(browser, locale="es-ES")
+    ctx_d, d = open_page(browser, locale="pl-PL")
+    try:
+        url = _create(a, seeded_server, "en", seat1="friend", seat2="friend", seat3="friend")
+        join_game(b, url, "Bob", "de")
+        join_game(c, url, "Cy", "es")
+        a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 3")
+        asked: list[str] = []
+
+        def accept(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        a.once("dialog", accept)
+        a.locator("#leave").click()
+        b.wait_for_selector("#start-game")  # Bob may start now
+        assert asked == ["Leave this table? The game has not started: your seat becomes "
+                         "free for another player."]
+        b.wait_for_function(
+            "document.getElementById('announce').textContent"
+            ".includes('Ann hat den Tisch verlassen.')")
+        # the newcomer sits after those already waiting, and waits for Bob too
+        join_game(d, url, "Dee", "pl")
+        for page in (b, c, d):
+            page.wait_for_function(
+                "document.querySelectorAll('#seat-list .presence').length === 3")
+        assert d.locator("#seat-list .seat-list__item[data-seat='2'] .tag").first.is_visible()
+        for page in (c, d):
+            assert page.locator("#start-game").count() == 0
+            assert "Bob" in page.locator("#start-area").inner_text()
+        names = b.locator("#seat-list .seat-list__name").all_inner_texts()
+        assert names[:3] == ["Bob", "Cy", "Dee"]
+        # Dee thinks again: the Polish lobby's question, dismissed
+        d.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        d.locator("#leave").click()
+        d.wait_for_timeout(200)
+        assert asked[1] == ("Opuścić ten stół? Gra jeszcze się nie zaczęła: twoje miejsce "
+                            "zwolni się dla innego gracza.")
+        b.locator("#start-game").click()
+        for page in (b, c, d):
+            page.wait_for_selector("#table:not([hidden])")
+    finally:
+        for ctx in (ctx_a, ctx_b, ctx_c, ctx_d):
+            ctx.close()
+
+
+# every change of the table: [ms, battle shown, peace rows on show, cards on show]
+# (cards sliding away or picked up do not count)
+TABLE_LOG = """() => {
+  window.tableLog = [];
+  const t = document.getElementById('table');
+  const shown = (sel) => Array.from(document.querySelectorAll(sel)).filter(
+    (e) => !e.closest('.tplay--taken') && !e.closest('.tplay--cleared')).length;
+  new MutationObserver(() => {
+    const e = [Math.round(performance.now()), t.dataset.battle, shown('.tplay__peace'),
+      shown('.tplay .pcard')];
+    const l = window.tableLog[window.tableLog.length - 1];
+    if (!l || l.slice(1).join() !== e.slice(1).join()) window.tableLog.push(e);
+  }).observe(t, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+@pytest.fixture(scope="module")
+def normal_server(server_factory, tmp_path_factory) -> str:
+    """The site's own timing (a computer flips 0.8 s into a battle, a peace is
+    shown 3 s): the pot of the peace is picked up before the next battle comes."""
+    db = tmp_path_factory.mktemp("normal") / "games.db"
+    return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}", testing_seed="p4",
+                                   computer_delay=0.8, peace_show=3.0, flip_timeout=60.0))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_a_peace_picked_up_never_comes_back(browser, normal_server, locale):
+    """At normal pace the peace (battle 2) slides to its winner's pile before battle 3;
+    the flips of battle 3 draw the table again, and must not put the peace back."""
+    ctx, a = open_page(browser, locale=locale)
+    try:
+        _create(a, normal_server, locale[:2])
+        a.locator("#start-game").click()
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(TABLE_LOG)
+        a.locator("#auto-flip").check()
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 4",
+                            timeout=30_000)
+        log = a.evaluate("window.tableLog")
+        peace = [rows for _, battle, rows, _ in log if battle == "2"]
+        assert peace and peace[0] == 2, log  # shown, both seats' rows
+        assert 0 in peace, log  # picked up while battle 3 was still to come
+        gone = peace.index(0)
+        assert not any(peace[gone:]), log  # never back once picked up
+        later = [(battle, rows) for _, battle, rows, _ in log if int(battle) > 2]
+        assert later and not any(rows for _, rows in later), log
+        assert [b for _, b, _, _ in log] == sorted((b for _, b, _, _ in log), key=int), log
+    finally:
+        ctx.close()

@@ -192,6 +192,20 @@ describe("state: flips and battles", () => {
     assert.equal(apply(s, { type: "local:reveal", battle: 1 }), s);
   });
 
+  it("local:taken: the pot of that battle stays picked up, whatever draws the table next", () => {
+    let s = apply(playing(), peaceBattle(5, 1), { type: "local:reveal", battle: 1 });
+    assert.equal(apply(s, { type: "local:taken", battle: 2, still: false }), s);  // not shown
+    s = apply(s, { type: "local:taken", battle: 1, still: false });
+    assert.deepEqual(s.taken, { battle: 1, still: false });
+    // a flip of the next battle changes the table, not the pot picked up
+    s = apply(s, { type: "flipped", seq: 6, seat: 1, battle: 2, by: "computer" });
+    assert.deepEqual(s.taken, { battle: 1, still: false });
+    // a snapshot (a resync) of the same battle keeps it picked up
+    assert.deepEqual(apply(s, snapshot({ seq: 7 })).taken, s.taken);
+    s = apply(s, battle(7, 2));  // the next battle is drawn in full
+    assert.notEqual(s.taken && s.taken.battle, s.last && s.last.battle);
+  });
+
   it("battle: who is in play comes with it, or (a replay's log) from who went out", () => {
     const three = { game: { players: 3, counts: [20, 20, 12], in_play: [true, true, true] } };
     let s = apply(playing(three), battle(5, 1, { in_play: [true, false, true], out: [1] }));
@@ -434,6 +448,27 @@ describe("state: pace, fast-forward and leaving", () => {
     s = apply(s, { type: "left", seq: 6, seat: 0, creator: 1 });
     assert.deepEqual([s.seats[0].kind, s.seats[0].nickname, s.seats[0].online], ["left", "Ann", true]);
     assert.equal(s.game.creator, 1);
+  });
+
+  it("left in the lobby: the seat is open, those after it move up, we follow ours", () => {
+    const three = [
+      { seat: 0, kind: "human", nickname: "Ann", online: true, auto_flip: false, gone: false },
+      { seat: 1, kind: "human", nickname: "Bob", online: true, auto_flip: false, gone: false },
+      { seat: 2, kind: "human", nickname: "Cy", online: false, auto_flip: false, gone: false },
+    ];
+    const before = apply(lobby({ you: 2, seats: /** @type {Seat[]} */ (three),
+      game: { players: 3, counts: [0, 0, 0], creator: 0 } }),
+    { type: "reaction", seq: null, seat: 1, key: "clap" });
+    assert.equal(isCreator(before), false);
+    const s = apply(before, { type: "left", seq: 6, seat: 0, creator: 0, seating: [1, 2, 0] });
+    assert.deepEqual(s.seats.map((x) => [x.seat, x.nickname, x.kind, x.online]),
+      [[0, "Bob", "human", true], [1, "Cy", "human", false], [2, null, "open", false]]);
+    assert.equal(s.you, 1);  // Cy moved up with her seat
+    assert.equal(s.game.creator, 0);  // Bob, who came second, may start
+    assert.deepEqual(s.reactions.map((r) => r.seat), [0]);
+    // the last one leaving: nobody moves
+    const last = apply(s, { type: "left", seq: 7, seat: 1, creator: 0 });
+    assert.deepEqual(last.seats.map((x) => x.kind), ["human", "open", "open"]);
   });
 
   it("a player who is out may skip only while nobody in play flips by hand", () => {

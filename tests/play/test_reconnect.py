@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -331,8 +332,43 @@ def test_a_creator_who_went_away_leaves_the_lobby_to_the_next_player(tmp_path):
         with ws(c, gid, s1) as bob:
             bob.receive_json()
             left = until(bob, "left")
-            assert (left["seat"], left["creator"]) == (0, 1)  # Bob may start now
+            # Bob moves up to Ann's seat and may start now
+            assert (left["seat"], left["creator"], left["seating"]) == (0, 0, [1, 0, 2])
             bob.send_json({"type": "start"})
             until(bob, "started")
         with ws(c, gid, s0) as ann:  # Ann's link no longer holds a seat
             assert ann.receive_json()["you"] is None
+
+
+def test_the_creator_leaving_the_lobby_passes_the_start_to_who_came_next(tmp_path):
+    """Issue 11: Ann (the creator) leaves the lobby. Bob, who came second, moves up to
+    her seat and may start; Cy, who came third, moves up too; Dee, a newcomer, sits
+    after them and may not start. Every socket (and who is online) follows its seat."""
+    with make_client(tmp_path, testing_stacked_deck=False, gone_after=60.0) as c:
+        gid, s0 = create(c, players="4", seat1="friend", seat2="friend", seat3="friend")
+        s1, s2 = join(c, gid, "Bob"), join(c, gid, "Cy")
+        with ws(c, gid, s1) as bob, ws(c, gid, s2) as cy:
+            with ws(c, gid, s0) as ann:
+                for sock in (ann, bob, cy):
+                    sock.receive_json()
+                ann.send_json({"type": "leave"})
+                left = until(bob, "left")
+                assert (left["seat"], left["creator"], left["seating"]) == (0, 0, [1, 2, 0, 3])
+                with pytest.raises(WebSocketDisconnect):
+                    until(ann, "never")  # Ann's seat is gone: her page reloads (4001)
+            service = c.app.state.tables
+            deadline = time.monotonic() + 5
+            while service.online(gid) != {0, 1} and time.monotonic() < deadline:
+                time.sleep(0.02)  # Ann's closed socket is uncounted from her freed seat
+            assert service.online(gid) == {0, 1}  # Bob and Cy, in their new seats
+            s3 = join(c, gid, "Dee")
+            with ws(c, gid, s3) as dee:
+                state = dee.receive_json()
+                assert (state["you"], state["game"]["creator"]) == (2, 0)
+                assert [s["nickname"] for s in state["seats"]] == ["Bob", "Cy", "Dee", None]
+                dee.send_json({"type": "start"})
+                assert until(dee, "error")["code"] == "not_creator"
+                cy.send_json({"type": "start"})
+                assert until(cy, "error")["code"] == "not_creator"
+                bob.send_json({"type": "start"})
+                until(dee, "started")

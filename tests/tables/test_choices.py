@@ -132,13 +132,61 @@ def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
     t.join("Bo", "h1")
     t.take_outbox()
     t.leave(0)
-    assert t.take_outbox() == [{"type": "left", "seq": t.seq, "seat": 0, "creator": 1}]
-    assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("open", None)
-    assert t.open_seats() == [0, 2] and t.creator == 1
+    # Bo moves up to seat 0 (the freed seat goes after him) and may start
+    assert t.take_outbox() == [{"type": "left", "seq": t.seq, "seat": 0, "creator": 0,
+                                "seating": [1, 0, 2]}]
+    assert [(s.kind, s.nickname) for s in t.record.seats] == [
+        ("human", "Bo"), ("open", None), ("open", None)]
+    assert t.seat_of("h1") == 0 and t.seat_of("h0") is None
+    assert t.open_seats() == [1, 2] and t.creator == 0
     with pytest.raises(TableError, match="not_creator"):
-        t.start(0)
-    t.start(1)  # Bo may start now
+        t.start(1)
+    t.start(0)  # Bo may start now
     assert t.status == "playing"
+
+
+def test_the_creators_rights_go_to_who_came_next_never_to_a_newcomer():
+    """Issue 11: the creator leaving the lobby hands "start" and "hand over" to the
+    next human by arrival; a newcomer who takes the freed seat does not get them."""
+    t = Table.new("n" * 16, "peace", 3, creator="Ann", creator_hash="h0", seed="s")
+    t.join("Bo", "h1")
+    t.join("Cy", "h2")
+    other = t.clone()  # another process following the game
+    t.take_outbox()
+    t.leave(0)
+    (left,) = t.take_outbox()
+    assert (left["creator"], left["seating"]) == (0, [1, 2, 0])
+    assert follow(other, left)
+    assert [s.nickname for s in other.record.seats] == [s.nickname for s in t.record.seats] == [
+        "Bo", "Cy", None]
+    assert other.seat_of("h2") == t.seat_of("h2") == 1 and other.creator == 0
+    assert t.join("Dee", "h3") == 2  # the newcomer sits after those already waiting
+    assert t.creator == t.seat_of("h1") == 0
+    with pytest.raises(TableError, match="not_creator"):
+        t.start(t.seat_of("h3"))
+    t.leave(t.seat_of("h1"))  # Bo leaves too: Cy came next, then Dee
+    assert t.creator == t.seat_of("h2") == 0 and t.seat_of("h3") == 1
+    t.start(t.seat_of("h2"))
+    assert t.status == "playing"
+
+
+def test_computers_and_reserved_seats_stay_put_when_the_lobby_moves_up():
+    t = Table.new("c" * 16, "peace", 4, creator="Ann", creator_hash="h0", seed="s",
+                  computers=(1,))
+    t.join("Bo", "h1")  # seat 2
+    t.join("Cy", "h2")  # seat 3
+    t.take_outbox()
+    t.leave(2)
+    (left,) = t.take_outbox()
+    assert (left["creator"], left["seating"]) == (0, [0, 1, 3, 2])
+    assert [s.kind for s in t.record.seats] == ["human", "computer", "human", "open"]
+    assert t.seat_of("h2") == 2
+    t.leave(0)  # Ann: Cy, the next human, moves up over the computer's seat
+    assert [s.kind for s in t.record.seats] == ["human", "computer", "open", "open"]
+    assert t.seat_of("h2") == 0 and t.creator == 0
+    t.join("Dee", "h3")
+    t.leave(2)  # the last one leaving: nobody moves, no seating
+    assert "seating" not in t.take_outbox()[-1]
 
 
 @pytest.mark.anyio

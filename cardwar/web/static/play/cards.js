@@ -139,7 +139,8 @@ export function pileLabel(w, state, seat) {
 /**
  * The cards `seat` played in the last battle: its card turned up, then a row
  * per peace (face-down cards, lettered, and the card turned up, or ↩ when its
- * card stands). Face-down cards are shown once `state.revealed`.
+ * card stands). Face-down cards are shown once `state.revealed`; once the pot is
+ * picked up (`state.taken`) nothing, or the cards greyed with reduced motion.
  * @param {Words} w
  * @param {State} state
  * @param {number} seat
@@ -149,6 +150,12 @@ export function playArea(w, state, seat) {
   const box = el("div", "tplay");
   const face = last && last.face_up[seat];
   if (!last || !face) return box;
+  const taken = state.taken && state.taken.battle === last.battle ? state.taken : null;
+  if (taken && !taken.still) {  // the pot went to the winner: drawn again, nothing is back
+    box.classList.add("tplay--cleared");
+    return box;
+  }
+  if (taken) box.classList.add("tplay--taken-still");
   const tieWord = Boolean(state.game.tie_word);
   const row = el("div", "tplay__row");
   row.appendChild(cardEl(w, face, last.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));

@@ -160,11 +160,12 @@ const EFFECTS = {
     draw();
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
+      settlePot();  // the last battle's pick-up, if still to come, would take this one's
       if (!s.game.skipping) holdUntil = Date.now() + PEACE_HOLD;
       revealTimer = window.setTimeout(
         () => dispatch({ type: "local:reveal", battle: m.battle }), REVEAL_DELAY);
     } else {
-      slidePot(s);
+      slidePot(s, undefined, taken);
     }
   },
   card(s, m) {
@@ -177,11 +178,15 @@ const EFFECTS = {
     // the face-down cards turn over one by one as they are gathered (CSS; still
     // with prefers-reduced-motion), then the pot goes to the winner
     document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
-    slidePot(s, Math.max(1600, PEACE_HOLD - REVEAL_DELAY - 800));
+    slidePot(s, Math.max(1600, PEACE_HOLD - REVEAL_DELAY - 800), taken);
   },
-  left(s, m) {
+  left(s, m, before) {
     draw();
-    announce(w.fmt(S.left_said, { name: w.seatName(s.seats, m.seat) }));
+    // named as they sat before leaving (in the lobby the seat is open now, and
+    // nobody plays for them)
+    const was = before || s;
+    announce(w.fmt(was.game.status === "lobby" ? S.left_said_lobby : S.left_said,
+      { name: w.seatName(was.seats, m.seat) }));
   },
   over(s, m) {
     settlePot();
@@ -200,7 +205,16 @@ const EFFECTS = {
   // connecting again: keep showing what we had until the catch-up says whether
   // our flip arrived (no flicker)
   "local:retry"() {},
+  // the pot is sliding away (pot.js): the next drawing leaves it picked up
+  "local:taken"() {},
 };
+
+/** The pot of `battle` is being picked up: a flip, a presence or anything else that
+ * draws the table before the next battle no longer puts its cards back.
+ * @param {number} battle @param {boolean} still */
+function taken(battle, still) {
+  dispatch({ type: "local:taken", battle, still });
+}
 
 function flip() {
   const s = state;
@@ -253,7 +267,9 @@ byId("pace").addEventListener("change", (e) => {
 });
 byId("skip").addEventListener("click", () => link.send({ type: "skip" }));
 byId("leave").addEventListener("click", () => {
-  if (window.confirm(S.leave_confirm)) link.send({ type: "leave" });
+  // in the lobby nothing is played yet: leaving only frees the seat
+  const lobby = Boolean(state && state.game.status === "lobby");
+  if (window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm)) link.send({ type: "leave" });
 });
 buildReactionBar(view);
 const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));

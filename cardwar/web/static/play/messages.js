@@ -124,8 +124,10 @@ export {};
 /** @typedef {{type: "pace", seq: number, seat: number, pace: Pace}} PaceMessage */
 /** @typedef {{type: "fast_forward", seq: number, seat: number}} FastForwardMessage  a
  *   player who is out skips to the result: the battles left come without waiting */
-/** @typedef {{type: "left", seq: number, seat: number, creator: number | null}} LeftMessage
- *   the seat's player left the table; the computer plays it */
+/** @typedef {{type: "left", seq: number, seat: number, creator: number | null,
+ *   seating?: number[]}} LeftMessage  the seat's player left the table; the computer
+ *   plays it, or in the lobby the seat is open again and `seating[t]` (when given) is
+ *   the seat whose player moves up to `t` */
 /** @typedef {{type: "presence", seq: null, seat: number, online: boolean}} PresenceMessage */
 /** @typedef {{type: "gone", seq: null, seat: number, gone: boolean}} GoneMessage */
 /** @typedef {{type: "watchers", seq: null, count: number}} WatchersMessage  spectators */

@@ -18,16 +18,21 @@ function areas(/** @type {string} */ selector) {
  * the pot, or on the game's last battle: it stays for the end screen).
  * @param {State} state
  * @param {number} [after]  ms before the slide starts (a peace stays longer)
+ * @param {(battle: number, still: boolean) => void} [taken]  told as the slide starts,
+ *   so that the table drawn again afterwards leaves the cards picked up
  */
-export function slidePot(state, after = 1600) {
+export function slidePot(state, after = 1600, taken = () => {}) {
   window.clearTimeout(slideTimer);
   const last = state.last;
   if (!last || last.winner === null || last.winner === undefined) return;
   if (state.game.status === "over" || last.outcome) return;
-  const target = document.querySelector('.tseat[data-seat="' + last.winner + '"] .pile');
-  if (!target) return;
+  const winner = last.winner;
   slideTimer = window.setTimeout(() => {
+    // the pile as drawn now (the table may have been drawn again since)
+    const target = document.querySelector('.tseat[data-seat="' + winner + '"] .pile');
+    if (!target) return;
     const still = Boolean(reduceMotion && reduceMotion.matches);
+    taken(last.battle, still);
     const t = target.getBoundingClientRect();
     areas(".tplay").forEach((area) => {
       const r = area.getBoundingClientRect();

@@ -40,6 +40,8 @@ export const SPECTATOR_REACTIONS = 3;
  * @property {CardMessage | null} turn  in turns (Beggar-my-neighbour): the last card put down
  * @property {Result | null} result  set once the game is over
  * @property {boolean} revealed  the last battle's face-down cards are shown
+ * @property {{battle: number, still: boolean} | null} taken  the battle whose pot was
+ *   picked up (its cards are drawn no more; `still`: greyed in place, reduced motion)
  * @property {boolean} stale  the connection dropped: presence and counts may be out of date
  * @property {boolean} pending  our flip is sent but the server has not confirmed it
  * @property {{battle: number, deadline: number} | null} idle  the coming battle's idle
@@ -56,10 +58,13 @@ export const SPECTATOR_REACTIONS = 3;
  * What the page itself does, reduced like the server's messages ("local:" never
  * comes from the server).
  * @typedef {{type: "local:flip"} | {type: "local:reveal", battle: number} |
+ *   {type: "local:taken", battle: number, still: boolean} |
  *   {type: "local:lost"} | {type: "local:retry"} | {type: "local:mute", on: boolean} |
  *   {type: "local:expire"}} LocalAction
  *   local:flip - we flip: shown at once, pending until the server's "flipped";
  *   local:reveal - the face-down cards of `battle` are turned (a moment after it);
+ *   local:taken - the pot of `battle` is being picked up: drawing the table again
+ *   never puts its cards back;
  *   local:lost - the connection dropped; local:retry - connecting again: an
  *   unconfirmed flip is dropped (the catch-up brings it back if it arrived);
  *   local:mute - hide (on) or show the others' reactions; local:expire - the time
@@ -109,6 +114,7 @@ function snapshot(m, now, before) {
     last: m.last && m.last.type === "battle" ? m.last : null,
     turn: m.last && m.last.type === "card" ? m.last : null, result: m.result,
     revealed: true, stale: false, pending: false, error: null,
+    taken: before ? before.taken : null,
     idle: m.idle === null || m.idle === undefined ? null
       : { battle: m.game.battle + 1, deadline: now + m.idle * 1000 },
     reactions: before ? before.reactions.filter((r) => r.until > now) : [],
@@ -129,7 +135,7 @@ export function dealt(deal) {
   const players = deal.seats.length;
   return {
     seq: 0, you: null, watchers: 0, last: null, turn: null, result: null,
-    revealed: true, stale: false, pending: false, idle: null, error: null,
+    revealed: true, stale: false, pending: false, idle: null, error: null, taken: null,
     reactions: [], reacted: 0, muted: false, refused: 0,
     seats: deal.seats.map((s) => ({ ...s, online: false, auto_flip: false, gone: false })),
     game: {
@@ -167,9 +173,16 @@ const ON = {
   auto_flip: (s, m) => withSeat(s, m.seat, { auto_flip: m.on }),
   pace: (s, m) => withSeat(s, m.seat, { pace: m.pace }),
   fast_forward: (s) => withGame(s, { skipping: true }),
-  left: (s, m) => withGame(withSeat(s, m.seat, s.game.status === "lobby"
-    ? { kind: "open", nickname: null, online: false, gone: false, auto_flip: false }
-    : { kind: "left", gone: false, online: true, auto_flip: false }), { creator: m.creator }),
+  left(s, m) {
+    if (s.game.status !== "lobby") {
+      s = withSeat(s, m.seat, { kind: "left", gone: false, online: true, auto_flip: false });
+      return withGame(s, { creator: m.creator });
+    }
+    s = withSeat(s, m.seat,
+      { kind: "open", nickname: null, online: false, gone: false, auto_flip: false });
+    // the players after the freed seat move up: the lobby keeps the order they came in
+    return withGame(m.seating ? moved(s, m.seating) : s, { creator: m.creator });
+  },
   started: seatDrawn,
   flipped(s, m) {
     if (m.seat === s.you) s = { ...s, pending: false };
@@ -224,6 +237,8 @@ const ON = {
   },
   "local:reveal": (s, a) =>
     s.revealed || !s.last || s.last.battle !== a.battle ? s : { ...s, revealed: true },
+  "local:taken": (s, a) => (!s.last || s.last.battle !== a.battle ? s
+    : { ...s, taken: { battle: a.battle, still: a.still } }),
   "local:lost": (s) => (s.stale ? s : { ...s, stale: true }),
   "local:retry": (s) => (s.pending ? unflip(s) : s),
   "local:mute"(s, a) {
@@ -249,18 +264,32 @@ const ON = {
  */
 function seatDrawn(s, m) {
   const order = m.seating || s.seats.map((_, i) => i);
-  const at = (/** @type {number} */ lobby) => order.indexOf(lobby);
-  const seats = order.map((lobby, seat) => ({ ...s.seats[lobby], seat }));
+  const drawn = moved(s, order);
   // the creator is the same player, wherever drawn: the human of the lowest lobby seat
-  const humans = seats.filter((x) => x.kind === "human").map((x) => x.seat)
+  const humans = drawn.seats.filter((x) => x.kind === "human").map((x) => x.seat)
     .sort((a, b) => order[a] - order[b]);
   return {
-    ...s,
-    seats,
-    you: s.you === null ? null : at(s.you),
-    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
+    ...drawn,
     game: { ...s.game, status: "playing", counts: m.counts, flipped: [], seating: order,
       creator: humans.length ? humans[0] : null },
+  };
+}
+
+/**
+ * Players change seats (`order[t]`: the seat whose player now sits at `t`): at the
+ * start, or in the lobby when those after a player who left move up; the seats,
+ * ours and the reactions on show follow them.
+ * @param {State} s
+ * @param {number[]} order
+ * @returns {State}
+ */
+function moved(s, order) {
+  const at = (/** @type {number} */ before) => order.indexOf(before);
+  return {
+    ...s,
+    seats: order.map((before, seat) => ({ ...s.seats[before], seat })),
+    you: s.you === null ? null : at(s.you),
+    reactions: s.reactions.map((r) => (r.seat === null ? r : { ...r, seat: at(r.seat) })),
   };
 }
 

@@ -119,8 +119,10 @@
  * @property {string} away_you
  * @property {string} leave
  * @property {string} leave_confirm
+ * @property {string} leave_confirm_lobby
  * @property {string} left
  * @property {string} left_said
+ * @property {string} left_said_lobby
  */
 
 /**
