@@ -159,11 +159,13 @@ class _Player:
                 # the generator shares the cores with the server: parse only what it needs
                 head = _KIND.match(raw)
                 kind = head.group(1) if head else None
-                if kind not in ("battle", "over", "ping", "error", "started"):
+                if kind not in ("battle", "over", "ping", "error", "started", "state"):
                     continue
                 m = json.loads(raw)
                 kind = m.get("type")
-                if kind == "started":
+                if kind == "started" or kind == "state" and m.get("status") != "lobby":
+                    # a page that connects while the game starts may get it already
+                    # started in its snapshot (with two processes, often)
                     self.started.set()
                 elif kind == "battle":
                     self.battles.put_nowait((m["battle"], time.perf_counter(), False))

@@ -43,6 +43,7 @@ from typing import Any
 
 from aiolimiter import AsyncLimiter
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnected
 
 from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
@@ -270,6 +271,8 @@ class Connection:
         """
         try:
             await self._handle(raw)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            self.closed = True  # the page left while its answer was on the way
         except Exception:  # noqa: BLE001 - a failed save never closes the socket
             log.warning("could not apply a message in game %s", self.game_id, exc_info=True)
             await self.send_text(dumps({"type": "error", "seq": None,
