@@ -94,9 +94,16 @@ class Clocks:
         self._human_flip: dict[str, int] = {}
         # game -> seat -> battles in a row its idle clock flipped for it
         self._timed: dict[str, dict[int, int]] = {}
+        # game -> (coming battle, when its wait began): timers armed again for the
+        # same battle (a pace, auto-flip or presence change) wait only what is left
+        self._began: dict[str, tuple[int, float]] = {}
 
     def arm_round(self, table: Table, flips: Sequence[Flipped] = ()) -> bool:
         """Arm the timers of ``table``'s coming battle (cancelling the earlier ones).
+
+        Armed again for the same battle (a pace, an auto-flip or a presence
+        changed), the automatic flips wait only what is left of the battle's
+        wait: a pace chosen while a peace is shown never shows it longer.
 
         ``flips``: the ``flipped`` events that led to it (noted as
         :meth:`note_flip` notes them). Returns True when this started the
@@ -114,7 +121,11 @@ class Clocks:
             # others' pages may still be reconnecting (RECONNECT_GRACE) after a restart
             self._idle[table.id] = (table.steps + 1, self._now()
                                     + self.settings.flip_timeout + RECONNECT_GRACE)
-        delay = self.wait(table)
+        coming, now = table.steps + 1, self._now()
+        began = self._began.get(table.id)
+        if began is None or began[0] != coming:
+            began = self._began[table.id] = (coming, now)
+        delay = max(0.0, self.wait(table) - (now - began[1]))
         for seat in table.to_flip():
             rec = table.record.seats[seat]
             if rec.kind in ("computer", "left"):
@@ -260,10 +271,11 @@ class Clocks:
         self._idle.pop(game_id, None)
         self._human_flip.pop(game_id, None)
         self._timed.pop(game_id, None)
+        self._began.pop(game_id, None)
 
     def games(self) -> int:
         """How many games have an idle clock or a human flip noted here."""
-        return len(self._idle.keys() | self._human_flip.keys())
+        return len(self._idle.keys() | self._human_flip.keys() | self._began.keys())
 
     def count(self, game_id: str) -> int:
         """How many flip timers are armed for ``game_id``."""

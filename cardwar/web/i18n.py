@@ -7,9 +7,11 @@ of :mod:`cardwar.catalogs` (the languages are listed there).
 
 from __future__ import annotations
 
+import copy
 from contextvars import ContextVar
 from decimal import ROUND_HALF_UP, Decimal
 
+from babel import Locale
 from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol
 from babel.support import Translations
 
@@ -83,15 +85,26 @@ def number_words(locale: str) -> dict[str, str | int]:
             "minus": get_minus_sign_symbol(loc)}
 
 
-def format_percent(share: float | Decimal, locale: str | None = None) -> str:
+def format_percent(share: float | Decimal, locale: str | None = None,
+                   decimals: int | None = None) -> str:
     """Format a share in 0..1 as a percentage by CLDR, to at most two decimals
     of a percent, halves rounded up (``0.115`` -> ``11.5%``, 175 of 2,000 =
-    ``0.0875`` -> ``8.75%``, never the float's ``8.7%``)."""
+    ``0.0875`` -> ``8.75%``, never the float's ``8.7%``).
+
+    ``decimals``: exactly that many decimals of a percent instead (a table's
+    column of figures: ``0.276`` -> ``27.60%`` beside ``18.65%``).
+    """
     from babel.numbers import format_percent as _fp
 
     exact = share if isinstance(share, Decimal) else Decimal(repr(share))
+    loc = babel_locale(locale or current_locale.get())
+    if decimals is not None:
+        pattern = copy.copy(Locale.parse(loc).percent_formats[None])
+        pattern.frac_prec = (decimals, decimals)
+        step = Decimal(1).scaleb(-(decimals + 2))
+        return str(pattern.apply(exact.quantize(step, ROUND_HALF_UP), loc))
     return _fp(exact.quantize(Decimal("0.0001"), ROUND_HALF_UP),
-               locale=babel_locale(locale or current_locale.get()), decimal_quantization=False)
+               locale=loc, decimal_quantization=False)
 
 
 def locale_of_language() -> dict[str, str]:

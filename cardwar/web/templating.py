@@ -184,7 +184,7 @@ def render(
             "version": cardwar.__version__,
             "commit": commit(settings),
             "format_number": lambda n: i18n.format_number(n, locale),
-            "format_percent": lambda s: i18n.format_percent(s, locale),
+            "format_percent": lambda s, decimals=None: i18n.format_percent(s, locale, decimals),
             "static_url": static_url,
             "module_url": module_url,
             "variant_pages": pages(),

@@ -348,3 +348,28 @@ def test_a_peace_picked_up_never_comes_back(browser, normal_server, locale):
         assert [b for _, b, _, _ in log] == sorted((b for _, b, _, _ in log), key=int), log
     finally:
         ctx.close()
+
+
+def test_at_slow_pace_the_peace_stays_on_the_table_longer(browser, normal_server):
+    """At slow pace the server waits 0.8 s * 2.5 + 3 s * 1.5 after a peace; the page
+    keeps the peace on the table for the peace's part of it (not the fast pace's
+    2.25 s), then picks it up before the next battle."""
+    ctx, a = open_page(browser, locale="es-ES")
+    try:
+        _create(a, normal_server, "es")
+        a.locator("#start-game").click()
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(TABLE_LOG)
+        a.locator("#pace").select_option("slow")
+        a.locator("#auto-flip").check()
+        a.wait_for_function("+document.getElementById('table').dataset.battle >= 3",
+                            timeout=30_000)
+        log = a.evaluate("window.tableLog")
+        shown = next(t for t, battle, rows, _ in log if battle == "2" and rows == 2)
+        gone = next(t for t, battle, rows, _ in log if battle == "2" and rows == 0 and t > shown)
+        third = next(t for t, battle, _, _ in log if battle == "3")
+        on_table = (gone - shown) / 1000
+        assert on_table >= 3.0 * PACE_PEACE["slow"] - 1.0, log  # fast pace's hold: 2.3-3.1 s
+        assert gone < third, log
+    finally:
+        ctx.close()

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, canSkip, canTakeBack, dealt, idleLeft, idleSeats, isCreator, placings, reduce,
+  canFlip, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
+  reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
@@ -507,5 +508,18 @@ describe("state: pace, fast-forward and leaving", () => {
     assert.equal(skipping.game.skipping, true);
     assert.equal(canSkip(skipping), false);  // once only
     assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
+  });
+
+  it("the game's pace is normal while someone flips by hand, else the fastest chosen", () => {
+    const s = playing({ you: 1 });
+    assert.equal(gamePace(s), "normal");  // both flip by hand
+    const slow = apply(apply(s, { type: "pace", seq: 5, seat: 0, pace: "slow" }),
+      { type: "pace", seq: 6, seat: 1, pace: "slow" });
+    assert.equal(gamePace(slow), "normal");  // still by hand
+    let auto = apply(slow, { type: "auto_flip", seq: 7, seat: 0, on: true });
+    auto = apply(auto, { type: "auto_flip", seq: 8, seat: 1, on: true });
+    assert.equal(gamePace(auto), "slow");
+    const fast = apply(auto, { type: "pace", seq: 9, seat: 1, pace: "fast" });
+    assert.equal(gamePace(fast), "fast");  // the fastest of the two
   });
 });

@@ -3,6 +3,9 @@ and how long a peace stays on the table at each pace (cardwar.tables.clocks)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from cardwar.bus import LocalBus
@@ -226,4 +229,22 @@ async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path)
     assert service.clocks.pace(table) == "fast"
     await _until(lambda: table.status == "over")
     assert table.game.cards_played == 6 and table.game.tricks == 2  # the stacked deal
+    await service.close()
+
+
+@pytest.mark.anyio
+async def test_a_pace_chosen_while_a_battle_waits_counts_from_its_start(tmp_path):
+    """The wait (a peace's too) starts when the battle before is played, not
+    again at every change: a faster pace chosen late flips at once."""
+    service = await _service(tmp_path, computer_delay=3.0, peace_show=0.0)
+    table, secret = await service.create("peace", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    started_at = time.monotonic()
+    ann = table.seat_of(hash_secret(secret))
+    await service.set_auto(table.id, ann, True)  # normal pace: 3 s for battle 1
+    await asyncio.sleep(1.0)
+    await set_pace(service, table.id, ann, "fast")  # 3 s * 0.25: already over
+    await _until(lambda: table.game.battles >= 1)
+    waited = time.monotonic() - started_at
+    assert 1.0 <= waited < 1.4, waited  # not 1 s + 0.75 s
     await service.close()

@@ -29,6 +29,21 @@ def test_percentages_keep_two_decimals_rounded_half_up():
     assert format_percent(1 / 3, "en") == "33.33%"
 
 
+@pytest.mark.parametrize(("locale", "figure"), [("en", r"\d+\.(\d+)%"),
+                                               ("de", r"\d+,(\d+)\u00a0%")])
+def test_the_statistics_tables_print_every_share_to_two_decimals(client, locale, figure):
+    """A column of figures reads alike: 27.60% beside 18.65%, never 27.6%."""
+    page = client.get(f"/{locale}/peace").text
+    start = page.index('<table class="stats">')
+    tables = page[start:page.rindex("</table>")]
+    shares = re.findall(r"(\d+(?:[.,]\d+)?\u00a0?%)", tables)
+    assert len(shares) > 30, shares
+    assert all(re.fullmatch(figure, s) and len(re.fullmatch(figure, s)[1]) == 2
+               for s in shares), [s for s in shares if not re.fullmatch(figure, s)
+                                  or len(re.fullmatch(figure, s)[1]) != 2]
+    assert format_percent(0.276, locale, 2) in ("27.60%", "27,60\u00a0%")
+
+
 def test_the_draw_column_counts_every_draw(client):
     row = next(r for r in stats.for_variant("peace") if r["players"] == 4)
     draws = row["games"] - row["reasons"]["all_cards"]
@@ -37,7 +52,7 @@ def test_the_draw_column_counts_every_draw(client):
     start = page.index('<table class="stats">')
     table = page[start:page.index("</table>", start)]
     cells = [c.strip() for c in re.findall(r"<td>([^<]*)", table)]  # before the interval
-    assert format_percent(Decimal(draws) / Decimal(row["games"]), "en") in cells
+    assert format_percent(Decimal(draws) / Decimal(row["games"]), "en", 2) in cells
     assert "or a tie nobody can break" in table
 
 

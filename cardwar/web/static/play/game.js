@@ -14,7 +14,7 @@ import {
 } from "./render.js";
 import { makeSound, cue } from "./sound.js";
 import { cardText, owedText } from "./turns.js";
-import { canFlip, canTakeBack, idleSeats, nextExpiry, reduce } from "./state.js";
+import { canFlip, canTakeBack, gamePace, idleSeats, nextExpiry, reduce } from "./state.js";
 import { makeWords } from "./words.js";
 
 /** @typedef {import("./state.js").State} State */
@@ -178,7 +178,9 @@ const EFFECTS = {
     // the face-down cards turn over one by one as they are gathered (CSS; still
     // with prefers-reduced-motion), then the pot goes to the winner
     document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
-    slidePot(s, Math.max(1600, PEACE_HOLD - REVEAL_DELAY - 800), taken);
+    // on the table as long as the server waits at the game's pace (slow: longer)
+    const paced = ((C.peace_holds || {})[gamePace(s)] || 0) * 1000;
+    slidePot(s, Math.max(1600, Math.max(PEACE_HOLD, paced) - REVEAL_DELAY - 800), taken);
   },
   left(s, m, before) {
     draw();

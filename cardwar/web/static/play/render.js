@@ -32,6 +32,8 @@ import { inTurns, renderTurn } from "./turns.js";
  * @property {boolean} [rematch_late]  the rematch has started without this viewer
  * @property {number} [peace_hold]  seconds a battle with a peace stays on the page at
  *   least (the fast pace's; the server waits at least as long before automatic flips)
+ * @property {Object<string, number>} [peace_holds]  seconds the server shows a peace
+ *   at each pace (slow, normal, fast) before an automatic flip
  */
 
 /**

@@ -449,6 +449,21 @@ export function handFlipping(s) {
     !seat.auto_flip && !seat.gone);
 }
 
+/** The paces, fastest first. */
+const PACES = /** @type {import("./messages.js").Pace[]} */ (["fast", "normal", "slow"]);
+
+/**
+ * The game's pace now, as the server sets its automatic flips: normal while a
+ * human in play flips by hand, otherwise the fastest pace its human players chose.
+ * @param {State} s
+ * @returns {string}
+ */
+export function gamePace(s) {
+  if (handFlipping(s)) return "normal";
+  const chosen = s.seats.filter((seat) => seat.kind === "human").map((seat) => seat.pace || "normal");
+  return PACES.find((pace) => chosen.indexOf(pace) >= 0) || "normal";
+}
+
 /**
  * Whether we may fast-forward to the result: seated, out of the game, the game
  * going on, nobody in play flipping by hand, not fast-forwarded already.
