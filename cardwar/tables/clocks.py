@@ -195,6 +195,14 @@ class Clocks:
             counts.pop(seat, None)
         return False
 
+    def note_back(self, game_id: str, seat: int) -> None:
+        """``seat``'s player took their seat back
+        (:meth:`cardwar.tables.presence.Presence.back`): the battles in a row
+        its idle clock flipped for it are counted from naught."""
+        counts = self._timed.get(game_id)
+        if counts is not None:
+            counts.pop(seat, None)
+
     def note_flip(self, table: Table, event: Flipped) -> bool:
         """Note the ``flipped`` ``event``; start the battle's idle clock if it
         makes someone wait. True when a clock was started (and timers armed)."""
@@ -262,6 +270,7 @@ class Clocks:
         self.timers.cancel(f"{game_id}#gone")
         self._idle.pop(game_id, None)
         self._human_flip.pop(game_id, None)
+        self._timed.pop(game_id, None)
         self._began.pop(game_id, None)
 
     def games(self) -> int:

@@ -169,10 +169,23 @@ class Presence:
         return True
 
     async def back(self, game_id: str, seat: int) -> None:
-        """``seat``'s player flipped by hand: no longer away (``gone`` false)."""
-        if self.is_gone(game_id, seat):
-            self._gone[game_id].discard(seat)
-            await self._publish_gone(game_id, seat, False)
+        """``seat``'s player flipped by hand: no longer away (``gone`` false).
+
+        Also when the flip did not count because the computer had already
+        flipped for the seat in the coming battle: the player is here. Their
+        idle count starts again, and a flip the seat is still to make in the
+        coming battle waits for them again instead of the computer's timer.
+        """
+        if not self.is_gone(game_id, seat):
+            return
+        self._gone[game_id].discard(seat)
+        if not self._gone[game_id]:
+            del self._gone[game_id]
+        self.clocks.note_back(game_id, seat)
+        await self._publish_gone(game_id, seat, False)
+        table = self._cached(game_id)
+        if table is not None and table.status == "playing" and seat in table.to_flip():
+            self.clocks.arm_round(table)  # no computer flip for them any more
 
     def reseat(self, game_id: str, order: list[int]) -> None:
         """The game started and the seed drew the seating, or players moved up a

@@ -310,11 +310,17 @@ class TableService:
                    battle: int | None = None) -> bool:
         """Flip for ``seat`` (see :meth:`Table.flip`); True if it counted.
 
+        A flip by the player that does not count (the computer already flipped
+        for their away seat in the coming battle) still takes the seat back
+        (:meth:`Presence.back`); nothing is played twice.
+
         Raises:
             TableError: ``no_game``, ``not_playing``, ``out``.
         """
-        _, counted = await self.apply(game_id, lambda t: t.flip(seat, by, battle),
-                                      waited=by == "player")
+        table, counted = await self.apply(game_id, lambda t: t.flip(seat, by, battle),
+                                          waited=by == "player")
+        if not counted and by == "player" and table.status == "playing":
+            await self.presence.back(game_id, seat)
         return counted
 
     async def set_auto(self, game_id: str, seat: int, on: bool) -> None:

@@ -4,7 +4,9 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
 
 * ``{"type": "flip", "battle": 12}`` - flip for the coming battle (``battle``
   optional: a flip meant for an earlier battle is ignored, so a message
-  delayed by a reconnection never flips twice).
+  delayed by a reconnection never flips twice). A flip takes the seat of a
+  player marked away back, even one that does not count because the computer
+  has already flipped for them.
 * ``{"type": "auto", "on": true}`` - switch auto-flip.
 * ``{"type": "start"}`` - start the game (the creator only).
 * ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play

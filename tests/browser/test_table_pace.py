@@ -162,6 +162,57 @@ def test_an_idle_player_is_marked_away_and_flipping_takes_the_seat_back(browser,
         ctx_b.close()
 
 
+@pytest.mark.parametrize(("locale", "note"), [
+    ("pl-PL", "komputer gra za ciebie"), ("de-DE", "Der Computer spielt für Sie"),
+])
+def test_an_away_player_takes_the_seat_back_while_the_other_human_waits(
+        browser, seeded_server, locale, note):
+    """Ann flips by hand, Bob never does: after two battles (idle_away=2) he is away
+    and the computer flips for him in battle 3 while Ann waits. His pile still takes
+    his seat back at once; his card of battle 3 stays, nothing is played."""
+    ctx_a, a = open_page(browser)
+    ctx_b, b = open_page(browser, locale=locale)
+    try:
+        url = _create(a, seeded_server, "en", seat1="friend")
+        join_game(b, url, "Bob", locale[:2])
+        a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
+        a.locator("#start-game").click()
+        b.wait_for_selector("#table:not([hidden])")
+        bob = b.locator(".tseat--you").get_attribute("data-seat")
+        for n in (1, 2):  # Ann flips; Bob's idle clock (1 s) flips for him
+            a.wait_for_selector("#my-pile[aria-disabled='false']")
+            a.locator("#my-pile").click()
+            b.wait_for_function(f"document.getElementById('table').dataset.battle === '{n}'")
+        b.wait_for_selector("#away-note:not([hidden])", timeout=10_000)
+        assert note in b.locator("#away-note").inner_text()
+        a.wait_for_selector(f".tseat[data-seat='{bob}'] .tseat__gone")
+        # battle 3: the computer flips for Bob (after the peace of battle 2 is shown)
+        b.wait_for_selector(".tseat--you .tseat__state--ready", timeout=10_000)
+        pile = b.locator("#my-pile")
+        assert pile.get_attribute("aria-disabled") == "false"  # still his to tap
+        assert pile.locator(".pile__flip").count() == 0  # no new card to flip
+        pile.click()
+        b.wait_for_selector("#away-note[hidden]", state="attached", timeout=5_000)
+        a.wait_for_selector(f".tseat[data-seat='{bob}'] .tseat__gone", state="detached",
+                            timeout=5_000)
+        assert b.locator(".tseat--you .tseat__gone").count() == 0
+        # nothing was played: battle 3 still waits for Ann, Bob's flip is as it was
+        for page in (a, b):
+            assert page.locator("#table").get_attribute("data-battle") == "2"
+        b.wait_for_selector("#my-pile[aria-disabled='true']")
+        assert b.locator(".tseat--you .tseat__state--ready").count() == 1
+        assert a.locator(f".tseat[data-seat='{bob}'] .tseat__state--ready").count() == 1
+        # back in his seat: in battle 4 the computer no longer flips for him (0.2 s)
+        a.locator("#my-pile").click()
+        b.wait_for_function("document.getElementById('table').dataset.battle === '3'")
+        b.wait_for_timeout(1_000)
+        assert b.locator(".tseat--you .tseat__state--wait").count() == 1
+        assert b.locator("#my-pile .pile__flip").count() == 1
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
 def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seeded_server):
     ctx_a, a = open_page(browser)
     ctx_b, b = open_page(browser, locale="de-DE")

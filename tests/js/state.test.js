@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, canSkip, dealt, gamePace, idleLeft, idleSeats, isCreator, placings, reduce,
+  canFlip, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
+  reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
@@ -274,6 +275,31 @@ describe("state: our own flip", () => {
     assert.equal(s.error, "not_playing");
     const unsent = apply(playing(), { type: "error", seq: null, code: "rate_limited" });
     assert.deepEqual(unsent.game.flipped, []);
+  });
+
+  it("away and already flipped for: the pile takes the seat back, the card stays", () => {
+    const away = apply(playing(), { type: "gone", seq: null, seat: 0, gone: true },
+      { type: "flipped", seq: 5, seat: 0, battle: 1, by: "gone" });
+    assert.equal(canFlip(away), false);  // nothing left to flip in this battle
+    assert.equal(canTakeBack(away), true);  // but a tap says we are here
+    assert.equal(apply(away, { type: "local:flip" }), away);  // no second card
+    // the server takes the seat back: our flip of this battle is still shown
+    const back = apply(away, { type: "gone", seq: null, seat: 0, gone: false });
+    assert.equal(canTakeBack(back), false);
+    assert.deepEqual(back.game.flipped, [0]);
+    // not away, not flipped yet, out, a spectator, disconnected, over: nothing to take back
+    const cases = [
+      apply(playing(), { type: "flipped", seq: 5, seat: 0, battle: 1, by: "player" }),
+      apply(playing(), { type: "gone", seq: null, seat: 0, gone: true }),
+      apply(playing({ game: { in_play: [false, true], flipped: [0] } }),
+        { type: "gone", seq: null, seat: 0, gone: true }),
+      apply(away, { type: "local:lost" }),
+      apply(playing({ game: { status: "over", flipped: [0] } }),
+        { type: "gone", seq: null, seat: 0, gone: true }),
+      playing({ you: null, game: { flipped: [0] } }),
+    ];
+    for (const s of cases) assert.equal(canTakeBack(s), false);
+    assert.equal(canTakeBack(null), false);
   });
 
   it("battle: confirms a pending flip (its flipped may have been missed)", () => {

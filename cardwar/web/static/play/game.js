@@ -14,7 +14,7 @@ import {
 } from "./render.js";
 import { makeSound, cue } from "./sound.js";
 import { cardText, owedText } from "./turns.js";
-import { canFlip, gamePace, idleSeats, nextExpiry, reduce } from "./state.js";
+import { canFlip, canTakeBack, gamePace, idleSeats, nextExpiry, reduce } from "./state.js";
 import { makeWords } from "./words.js";
 
 /** @typedef {import("./state.js").State} State */
@@ -220,10 +220,13 @@ function taken(battle, still) {
 
 function flip() {
   const s = state;
-  if (!s || !canFlip(s)) return;
+  const back = canTakeBack(s);
+  if (!s || (!back && !canFlip(s))) return;
   // the battle number makes a flip delayed by a reconnection harmless
   link.send({ type: "flip", battle: s.game.battle + 1 });
-  dispatch({ type: "local:flip" });
+  // away and flipped for already: the flip does not count, the server only takes our
+  // seat back (its "gone" message hides the away note); our card stays as it is
+  if (!back) dispatch({ type: "local:flip" });
 }
 
 const link = connect({
@@ -256,7 +259,7 @@ document.addEventListener("keydown", (e) => {
   const tag = t && t.tagName;
   if (tag === "INPUT" || tag === "BUTTON" || tag === "A" || tag === "SELECT" ||
       tag === "TEXTAREA" || tag === "SUMMARY") return;
-  if (!canFlip(state)) return;
+  if (!canFlip(state) && !canTakeBack(state)) return;
   e.preventDefault();
   flip();
 });

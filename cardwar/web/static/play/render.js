@@ -7,7 +7,9 @@
 
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
-import { acts, canFlip, canSkip, idleLeft, idleSeats, isCreator, reactionsOf } from "./state.js";
+import {
+  acts, canFlip, canSkip, canTakeBack, idleLeft, idleSeats, isCreator, reactionsOf,
+} from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
 
 
@@ -339,7 +341,8 @@ export function tableSeat(v, state, s) {
 }
 
 /**
- * Our own pile: a button that flips (Space and Enter flip too, see game.js).
+ * Our own pile: a button that flips (Space and Enter flip too, see game.js); while
+ * we are away and already flipped for, it takes our seat back.
  * @param {View} v
  * @param {State} state
  * @param {number} seat
@@ -347,12 +350,14 @@ export function tableSeat(v, state, s) {
 function myPile(v, state, seat) {
   const { w } = v;
   const can = canFlip(state);
+  // away, flipped for already: a tap takes the seat back (no new card is shown)
+  const back = canTakeBack(state);
   const label = pileLabel(w, state, seat);
   const pile = el("button", "pile pile--mine");
   pile.type = "button";
   pile.id = "my-pile";
-  pile.setAttribute("aria-disabled", String(!can));
-  pile.setAttribute("aria-label", can ? label + ". " + w.S.flip : label);
+  pile.setAttribute("aria-disabled", String(!can && !back));
+  pile.setAttribute("aria-label", can || back ? label + ". " + w.S.flip : label);
   pile.addEventListener("click", v.flip);
   stackPile(w, pile, state.game.counts[seat]);
   if (can) pile.appendChild(el("span", "pile__flip", w.S.flip));

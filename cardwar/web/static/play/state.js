@@ -333,6 +333,21 @@ export function canFlip(s) {
 }
 
 /**
+ * Whether tapping our pile takes our seat back: we are away (played for) and the
+ * computer has already flipped for us in the coming battle. The flip sent does not
+ * count (our card for this battle stays as it is), but the server takes the seat
+ * back at once (a `gone` message).
+ * @param {State | null} s
+ * @returns {boolean}
+ */
+export function canTakeBack(s) {
+  if (!s || s.stale || s.you === null) return false;
+  const g = s.game;
+  return g.status === "playing" && acts(g, s.you) && g.flipped.indexOf(s.you) >= 0 &&
+    Boolean(s.seats[s.you].gone);
+}
+
+/**
  * Whether `seat` must flip for the coming step: every seat in play in a battle,
  * only the seat to move in a game in turns (`to_move`).
  * @param {Game} g
