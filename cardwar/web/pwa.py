@@ -109,10 +109,12 @@ def _worker() -> tuple[str, str]:
                   for p in (STATIC_DIR / "play").glob("*.js"))
     assets = [static_url(name) for name in SHELL] + [module_url(p) for p in play]
     offline = {locale: f"/{locale}/offline" for locale in i18n.LOCALES}
+    manifests = [f"/{locale}/manifest.webmanifest" for locale in i18n.LOCALES]
     by_language = {language: offline[locale]
                    for language, locale in i18n.locale_of_language().items()}
-    version = hashlib.sha256(json.dumps([assets, offline]).encode()).hexdigest()[:12]
+    version = hashlib.sha256(json.dumps([assets, offline, manifests]).encode()).hexdigest()[:12]
     source = env.get_template("sw.js").render(version=version, assets=assets, offline=offline,
+                                              manifests=manifests,
                                               by_language=by_language,
                                               default=i18n.DEFAULT_LOCALE)
     return source, version

@@ -68,7 +68,10 @@ def test_the_service_worker_keeps_only_static_assets(client):
     assert by_language["pt"] == "/pt-BR/offline" and by_language["fr"] == "/fr/offline"
     assert set(by_language.values()) == set(offline.values())
     assert any(a.endswith("/play/game.js") for a in assets)
-    for url in [*assets, *offline.values()]:
+    # every language's manifest is kept, so the offline app keeps its name and icons
+    manifests = json.loads(re.search(r"const MANIFESTS = (\[.*?\]);", r.text).group(1))
+    assert sorted(manifests) == sorted(f"/{locale}/manifest.webmanifest" for locale in LOCALES)
+    for url in [*assets, *offline.values(), *manifests]:
         assert client.get(url).status_code == 200, url
         assert "/g/" not in url and "/ws/" not in url and "/api/" not in url
     assert all("/static/v/" in a or "?v=" in a for a in assets)  # versioned: never stale

@@ -1,18 +1,21 @@
 // cardwar's service worker (rendered by cardwar/web/pwa.py; scope "/").
 // It keeps the site's static assets (versioned URLs: a new release is a new
-// cache) and the offline page of each language. Pages, game state, the API
+// cache), the offline page and the web app manifest of each language (an
+// app opened offline keeps its name and icons; the manifest comes from the
+// network when it can, the kept copy only when it cannot). Pages, game state, the API
 // and WebSockets always go to the network and are never kept.
 "use strict";
 
 const CACHE = "cardwar-{{ version }}";
 const ASSETS = {{ assets|tojson }};
 const OFFLINE = {{ offline|tojson }};
+const MANIFESTS = {{ manifests|tojson }};
 const BY_LANGUAGE = {{ by_language|tojson }};
 const DEFAULT = {{ default|tojson }};
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE)
-    .then((cache) => cache.addAll([...ASSETS, ...Object.values(OFFLINE)]))
+    .then((cache) => cache.addAll([...ASSETS, ...Object.values(OFFLINE), ...MANIFESTS]))
     .then(() => self.skipWaiting()));
 });
 
@@ -46,6 +49,16 @@ self.addEventListener("fetch", (event) => {
     // always the network; the offline page only when it cannot be reached
     event.respondWith(fetch(request).catch(() =>
       caches.match(offlinePage(url.pathname)).then((page) => page || Response.error())));
+    return;
+  }
+  if (MANIFESTS.includes(url.pathname) && !url.search) {
+    event.respondWith(fetch(request).then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE).then((cache) => cache.put(url.pathname, copy));
+      }
+      return response;
+    }).catch(() => caches.match(url.pathname).then((kept) => kept || Response.error())));
     return;
   }
   if (!versioned(url)) return;  // game state, API, QR codes...: the network, untouched
