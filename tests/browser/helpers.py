@@ -56,6 +56,14 @@ def battles(page) -> int:
     return int(page.locator("#table").get_attribute("data-battle") or 0)
 
 
+def next_battle_or_end(page, before: int) -> None:
+    """Wait until ``page`` shows a battle after ``before``, or the end of the game
+    (which comes after a last peace has been shown)."""
+    page.wait_for_function(
+        f"+document.getElementById('table').dataset.battle > {before} || "
+        "document.getElementById('game').dataset.status === 'over'")
+
+
 # -- a real server process, stopped and started again --------------------------
 def free_port() -> int:
     with socket.socket() as s:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .helpers import battles, open_page, start_play_server
+from .helpers import battles, next_battle_or_end, open_page, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -49,8 +49,7 @@ def test_a_game_of_peace_in_the_language(browser, stacked_server, locale):
                 break
             before = battles(a)
             a.locator("#my-pile").click()
-            a.wait_for_function(
-                f"+document.getElementById('table').dataset.battle > {before}")
+            next_battle_or_end(a, before)
             letters = letters or a.locator(".tseat[data-seat='0'] .pcard__letter").all_inner_texts()
         a.wait_for_selector("#end:not([hidden])")
         assert letters == list("PEACE")

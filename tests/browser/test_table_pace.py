@@ -49,6 +49,37 @@ def slow_stacked_server(server_factory, tmp_path_factory) -> str:
                                    peace_show=4.0, flip_timeout=60.0))
 
 
+@pytest.fixture(scope="module")
+def end_on_peace_server(server_factory, tmp_path_factory) -> str:
+    """Seed ``e1260``: seats in the lobby's order, three battles, each with a peace;
+    the third peace takes Bob's last card and ends the game."""
+    db = tmp_path_factory.mktemp("endpeace") / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_seed="e1260", computer_delay=DELAY,
+        peace_show=PEACE_SHOW, flip_timeout=5.0))
+
+
+@pytest.fixture(scope="module")
+def out_early_server(server_factory, tmp_path_factory) -> str:
+    """Seed ``k546``, 3 players: Ann (lobby position 0, table seat 1) is out in
+    battle 5, battle 6 is a peace and the computers play on to battle 470."""
+    db = tmp_path_factory.mktemp("outearly") / "games.db"
+    return server_factory(Settings(
+        database=f"sqlite+aiosqlite:///{db}", testing_seed="k546", computer_delay=DELAY,
+        peace_show=PEACE_SHOW, flip_timeout=5.0))
+
+
+def _start_on_auto(page, base: str, lang: str, pace: str, **seats: str) -> None:
+    """Create a Peace game (see :func:`_create`), start it, watch when each battle
+    shows (``WATCH``) and flip automatically at ``pace``."""
+    _create(page, base, lang, **seats)
+    page.locator("#start-game").click()
+    page.wait_for_selector("#table:not([hidden])")
+    page.evaluate(WATCH)
+    page.locator("#pace").select_option(pace)
+    page.locator("#auto-flip").check()
+
+
 def _create(page, base: str, lang: str, **seats: str) -> str:
     """Create a Peace game from the ``lang`` rules page; return its /en/ URL."""
     page.goto(f"{base}/{lang}/peace")
@@ -69,12 +100,7 @@ def _create(page, base: str, lang: str, **seats: str) -> str:
 def test_a_peace_stays_on_the_table_at_every_pace(browser, seeded_server, pace, locale, word):
     ctx, a = open_page(browser, locale=locale)
     try:
-        _create(a, seeded_server, locale[:2])
-        a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
-        a.evaluate(WATCH)
-        a.locator("#pace").select_option(pace)
-        a.locator("#auto-flip").check()
+        _start_on_auto(a, seeded_server, locale[:2], pace)
         # battle 2 is a peace: its face-down cards turn over, lettered in order
         a.wait_for_function("document.getElementById('table').dataset.battle === '2'")
         a.wait_for_selector(".tseat[data-seat='0'] .tplay__peace .pcard--shown")
@@ -106,6 +132,45 @@ def test_a_peace_with_reduced_motion_is_turned_still_and_still_held(browser, see
             "e => getComputedStyle(e).animationName") == "none"
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
         assert a.evaluate(NEXT_AFTER_PEACE) >= PAGE_HOLD - 0.1
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(("pace", "locale"), [("slow", "en-US"), ("fast", "cs-CZ")])
+def test_a_game_that_ends_on_a_peace_shows_it_before_the_result(
+        browser, end_on_peace_server, pace, locale):
+    ctx, a = open_page(browser, locale=locale)
+    try:
+        # the game page writes down when the end screen shows
+        a.add_init_script("""addEventListener('DOMContentLoaded', () => {
+            const end = document.getElementById('end');
+            if (end) new MutationObserver(() => { if (!end.hidden) window.endAt ??= performance.now(); })
+              .observe(end, { attributes: true });
+          })""")
+        _start_on_auto(a, end_on_peace_server, locale[:2], pace)
+        a.wait_for_selector("#end:not([hidden])", timeout=30_000)
+        # the last battle's peace was turned over and stayed before the result came
+        assert a.locator("#table").get_attribute("data-battle") == "3"
+        assert a.locator(".tseat[data-seat='0'] .tplay__peace .pcard--shown").count() == 5
+        assert a.locator(".tseat[data-seat='1'] .tplay__peace .pcard--shown").count() == 4
+        shown = a.evaluate("(window.endAt - window.shownAt['3']) / 1000")
+        assert shown >= PAGE_HOLD - 0.1, shown
+    finally:
+        ctx.close()
+
+
+def test_a_skip_during_a_peace_goes_straight_to_the_result(browser, out_early_server):
+    ctx, a = open_page(browser, locale="pl-PL")
+    try:
+        _start_on_auto(a, out_early_server, "pl", "normal", seat1="computer", seat2="computer")
+        a.wait_for_function("document.getElementById('table').dataset.battle === '6'",
+                            timeout=60_000)
+        assert a.locator(".tplay__peace").count() > 0  # the peace is on show
+        assert a.locator("#leave-area").is_hidden()  # out: nothing left to leave
+        a.locator("#skip").click()
+        # the 464 battles left arrive at once; none waits for the peace to be read
+        a.wait_for_selector("#end:not([hidden])", timeout=8_000)
+        assert a.locator("#table").get_attribute("data-battle") == "470"
     finally:
         ctx.close()
 
@@ -266,8 +331,8 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
             asked.append(dialog.message)
             dialog.accept()
 
-        a.once("dialog", accept)
-        a.locator("#leave").click()
+        a.on("dialog", accept)
+        a.locator("#leave").dblclick()  # a double click asks once
         b.wait_for_selector("#start-game")  # Bob may start now
         assert asked == ["Leave this table? The game has not started: your seat becomes "
                          "free for another player."]

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
+  canFlip, canLeave, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
   reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
@@ -508,6 +508,18 @@ describe("state: pace, fast-forward and leaving", () => {
     assert.equal(skipping.game.skipping, true);
     assert.equal(canSkip(skipping), false);  // once only
     assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
+  });
+
+  it("a seated player may leave in the lobby or in play, not once out", () => {
+    assert.equal(canLeave(lobby({ you: 0 })), true);
+    assert.equal(canLeave(lobby({ you: null })), false);  // a spectator
+    assert.equal(canLeave(playing({ you: 1 })), true);
+    assert.equal(canLeave(playing({ you: 1, game: { in_play: [true, false] } })), false);
+    const over = apply(playing({ you: 0 }), { type: "over", seq: 9, outcome: "win",
+      reason: "all_cards", winner: 0, battles: 4, final_counts: [52, 0], eliminated: { 1: 4 },
+      seed: "ab".repeat(32), hands: null, command: "cardwar play --seed x" });
+    assert.equal(over.game.status, "over");
+    assert.equal(canLeave(over), false);
   });
 
   it("the game's pace is normal while someone flips by hand, else the fastest chosen", () => {

@@ -14,7 +14,9 @@ import {
 } from "./render.js";
 import { makeSound, cue } from "./sound.js";
 import { cardText, owedText } from "./turns.js";
-import { canFlip, canTakeBack, gamePace, idleSeats, nextExpiry, reduce } from "./state.js";
+import {
+  canFlip, canLeave, canTakeBack, gamePace, idleSeats, nextExpiry, reduce,
+} from "./state.js";
 import { makeWords } from "./words.js";
 
 /** @typedef {import("./state.js").State} State */
@@ -25,6 +27,8 @@ import { makeWords } from "./words.js";
 const REVEAL_DELAY = 700;
 /** The localStorage key of "hide the others' reactions" ("on" when hidden). */
 const MUTE_KEY = "cardwar.reactions.hidden";
+/** ms after asking to leave during which the Leave button asks nothing again */
+const LEAVE_ONCE = 3000;
 
 const S = /** @type {import("./words.js").Strings} */ (embedded("play-strings"));
 const C = /** @type {import("./render.js").Config} */ (embedded("play-config"));
@@ -45,9 +49,9 @@ try { storage = window.localStorage; } catch (e) { /* storage blocked: nothing r
 const sound = makeSound(storage);
 
 // While a peace is on show (until holdUntil, on the Date.now() clock), the next
-// battle and whatever comes after it are kept and applied in order afterwards: the
-// next battle never replaces the peace before it could be read (flips, presence and
-// the end of the game before it are shown at once).
+// battle or the end of the game, and whatever comes after it, are kept and applied
+// in order afterwards: neither replaces the peace before it could be read (flips
+// and presence before them are shown at once).
 let holdUntil = 0;
 /** ms between two battles kept while a peace was shown, when they are applied */
 const CATCH_UP = 300;
@@ -60,7 +64,8 @@ let holdTimer;
  * @param {import("./messages.js").ServerMessage} m */
 function receive(m) {
   if (m.type === "state") forgetHeld();
-  else if (held.length || (m.type === "battle" && Date.now() < holdUntil)) {
+  else if (m.type === "fast_forward") applyHeld();  // skipping: nothing waits any more
+  else if (held.length || ((m.type === "battle" || m.type === "over") && Date.now() < holdUntil)) {
     held.push(m);
     window.clearTimeout(holdTimer);
     holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
@@ -78,6 +83,14 @@ function releaseHeld() {
     if (m.type === "battle" && held.length) holdUntil = Math.max(holdUntil, Date.now() + CATCH_UP);
   }
   if (held.length) holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
+}
+
+/** Apply what was kept at once, without waiting for the peace on show. */
+function applyHeld() {
+  const kept = held.splice(0);
+  window.clearTimeout(holdTimer);
+  kept.forEach(dispatch);
+  holdUntil = 0;
 }
 
 /** Drop what was kept (a snapshot or a catch-up brings it again). */
@@ -222,6 +235,7 @@ function flip() {
   const s = state;
   const back = canTakeBack(s);
   if (!s || (!back && !canFlip(s))) return;
+  if (held.some((m) => m.type === "over")) return;  // the last peace on show: over
   // the battle number makes a flip delayed by a reconnection harmless
   link.send({ type: "flip", battle: s.game.battle + 1 });
   // away and flipped for already: the flip does not count, the server only takes our
@@ -271,10 +285,16 @@ byId("pace").addEventListener("change", (e) => {
   if (pace === "slow" || pace === "normal" || pace === "fast") link.send({ type: "pace", pace });
 });
 byId("skip").addEventListener("click", () => link.send({ type: "skip" }));
+/** When we last asked to leave (Date.now() ms): a double click asks once. */
+let leftAt = 0;
 byId("leave").addEventListener("click", () => {
+  if (!state || !canLeave(state) || Date.now() - leftAt < LEAVE_ONCE) return;
   // in the lobby nothing is played yet: leaving only frees the seat
-  const lobby = Boolean(state && state.game.status === "lobby");
-  if (window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm)) link.send({ type: "leave" });
+  const lobby = state.game.status === "lobby";
+  if (window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm)) {
+    leftAt = Date.now();
+    link.send({ type: "leave" });
+  }
 });
 buildReactionBar(view);
 const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));

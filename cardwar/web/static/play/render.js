@@ -8,7 +8,7 @@
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
 import {
-  acts, canFlip, canSkip, canTakeBack, idleLeft, idleSeats, isCreator, reactionsOf,
+  acts, canFlip, canLeave, canSkip, canTakeBack, idleLeft, idleSeats, isCreator, reactionsOf,
 } from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
 
@@ -67,9 +67,8 @@ export function render(v, state) {
   else renderTable(v, state);
   renderEnd(v, state);
   renderRematch(v, state);
-  // a seated player may leave, in the lobby (the seat is free again) or playing
-  const me = state.you !== null ? state.seats[state.you] : null;
-  byId("leave-area").hidden = !(me && me.kind === "human" && g.status !== "over");
+  // a seated player may leave, in the lobby (the seat is free again) or in play
+  byId("leave-area").hidden = !canLeave(state);
   renderWatchers(v, state);
   renderReactions(v, state);
 }

@@ -474,3 +474,14 @@ export function canSkip(s) {
   return s.you !== null && s.seats[s.you].kind === "human" && g.status === "playing" &&
     !g.in_play[s.you] && !g.skipping && !handFlipping(s);
 }
+
+/**
+ * Whether we may leave the table: a seated human, in the lobby (the seat is freed)
+ * or still in play (the computer plays on); once out or over there is nothing to leave.
+ * @param {State} s
+ */
+export function canLeave(s) {
+  const g = s.game;
+  if (s.you === null || s.seats[s.you].kind !== "human") return false;
+  return g.status === "lobby" || (g.status === "playing" && Boolean(g.in_play[s.you]));
+}
