@@ -144,7 +144,8 @@ def test_a_game_that_ends_on_a_peace_shows_it_before_the_result(
         # the game page writes down when the end screen shows
         a.add_init_script("""addEventListener('DOMContentLoaded', () => {
             const end = document.getElementById('end');
-            if (end) new MutationObserver(() => { if (!end.hidden) window.endAt ??= performance.now(); })
+            if (!end) return;
+            new MutationObserver(() => { if (!end.hidden) window.endAt ??= performance.now(); })
               .observe(end, { attributes: true });
           })""")
         _start_on_auto(a, end_on_peace_server, locale[:2], pace)
