@@ -56,12 +56,22 @@ def battles(page) -> int:
     return int(page.locator("#table").get_attribute("data-battle") or 0)
 
 
+#: JavaScript: the game is over on the page, or its end is kept while the last
+#: peace is on show (nothing may be flipped any more)
+ENDED = ("document.getElementById('game').dataset.status === 'over' || "
+         "document.getElementById('game').hasAttribute('data-ending')")
+
+
+def game_ended(page) -> bool:
+    """Whether ``page``'s game is over (see ``ENDED``)."""
+    return bool(page.evaluate(ENDED))
+
+
 def next_battle_or_end(page, before: int) -> None:
     """Wait until ``page`` shows a battle after ``before``, or the end of the game
-    (which comes after a last peace has been shown)."""
+    (see ``ENDED``)."""
     page.wait_for_function(
-        f"+document.getElementById('table').dataset.battle > {before} || "
-        "document.getElementById('game').dataset.status === 'over'")
+        f"+document.getElementById('table').dataset.battle > {before} || {ENDED}")
 
 
 # -- a real server process, stopped and started again --------------------------

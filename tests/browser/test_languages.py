@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .helpers import battles, next_battle_or_end, open_page, start_play_server
+from .helpers import battles, game_ended, next_battle_or_end, open_page, start_play_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -45,7 +45,7 @@ def test_a_game_of_peace_in_the_language(browser, stacked_server, locale):
         assert want["help"] in a.locator("#flip-help").inner_text()
         letters: list[str] = []
         for _ in range(10):
-            if a.locator("#game").get_attribute("data-status") == "over":
+            if game_ended(a):
                 break
             before = battles(a)
             a.locator("#my-pile").click()

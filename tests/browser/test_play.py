@@ -13,6 +13,7 @@ from .helpers import (
     battles,
     create_game,
     free_port,
+    game_ended,
     next_battle_or_end,
     open_page,
     serious_axe_violations,
@@ -26,10 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 @pytest.fixture(scope="module")
 def stacked_server(server_factory, tmp_path_factory) -> str:
     return start_play_server(server_factory, tmp_path_factory, "play")
-
-
-def _over(page) -> bool:
-    return page.locator("#game").get_attribute("data-status") == "over"
 
 
 def test_two_friends_play_peace_to_the_end(browser, stacked_server):
@@ -65,7 +62,7 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         letters_a: list[str] = []
         letters_b: list[str] = []
         for _ in range(10):
-            if _over(a):
+            if game_ended(a):
                 break
             before = battles(a)
             a.locator("#my-pile").click()          # mouse
@@ -108,7 +105,7 @@ def test_three_players_with_a_computer(browser, stacked_server):
         # the computer flips by itself
         b.wait_for_selector(".tseat[data-seat='1'] .tseat__state--ready")
         for _ in range(10):
-            if _over(a):
+            if game_ended(a):
                 break
             before = battles(a)
             if a.locator("#my-pile[aria-disabled='false']").count():
@@ -220,7 +217,7 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         a.wait_for_selector("#start-game")
         a.locator("#start-game").click()
         for _ in range(5):
-            if _over(a):
+            if game_ended(a):
                 break
             before = battles(a)
             a.locator("#my-pile").click()
@@ -282,7 +279,7 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
                             timeout=10000)
         a.wait_for_function("document.getElementById('idle-note').hidden")
         for _ in range(12):
-            if _over(a):
+            if game_ended(a):
                 break
             before = battles(a)
             for page in (a, b):  # (who went out in the last peace has no pile)
@@ -352,7 +349,7 @@ def test_a_peace_in_ukrainian_and_dutch(browser, stacked_server):
         letters_a: list[str] = []
         letters_b: list[str] = []
         for _ in range(10):
-            if _over(a):
+            if game_ended(a):
                 break
             before = battles(a)
             a.locator("#my-pile").click()

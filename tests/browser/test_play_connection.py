@@ -7,7 +7,7 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .helpers import battles, create_game, join_game, open_page
+from .helpers import battles, create_game, game_ended, join_game, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -18,10 +18,6 @@ def server(server_factory, tmp_path_factory) -> str:
     db = tmp_path_factory.mktemp("connection") / "games.db"
     return server_factory(Settings(database=f"sqlite+aiosqlite:///{db}",
                                    flip_timeout=60.0, computer_delay=0.2))
-
-
-def _over(page) -> bool:
-    return page.locator("#game").get_attribute("data-status") == "over"
 
 
 @pytest.mark.parametrize("width", [1280, 360])
@@ -37,7 +33,7 @@ def test_a_real_click_on_the_pile_flips_right_after_the_pot_slides(browser, serv
         won = played = 0
         for n in range(1, 16):
             a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
-            if _over(a) or (played >= 4 and won >= 2):
+            if game_ended(a) or (played >= 4 and won >= 2):
                 break
             if a.locator(".tseat--won").count() == 0:  # nobody took the pot: nothing slides
                 a.locator("#my-pile").click()

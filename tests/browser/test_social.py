@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
-from .helpers import battles, create_game, next_battle_or_end, open_page, start_play_server
+from .helpers import (
+    battles,
+    create_game,
+    game_ended,
+    next_battle_or_end,
+    open_page,
+    start_play_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -154,7 +161,7 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
         bob.evaluate("window.__hide(false)")
 
         for _ in range(12):
-            if ann.locator("#game").get_attribute("data-status") == "over":
+            if game_ended(ann):
                 break
             before = battles(ann)
             for page in (ann, bob):  # (who went out in the last peace has no pile)

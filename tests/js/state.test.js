@@ -510,6 +510,19 @@ describe("state: pace, fast-forward and leaving", () => {
     assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
   });
 
+  it("while the end is kept behind the last peace nothing may be flipped", () => {
+    const s = playing();
+    assert.equal(canFlip(s), true);
+    const ending = apply(s, { type: "local:ending" });
+    assert.equal(ending.ending, true);
+    assert.equal(canFlip(ending), false);
+    assert.equal(apply(ending, { type: "local:flip" }), ending);  // the flip is not made
+    const away = apply(playing({ you: 0 }), { type: "gone", seq: null, seat: 0, gone: true },
+      { type: "flipped", seq: 5, seat: 0, battle: 1, by: "computer" });
+    assert.equal(canTakeBack(away), true);
+    assert.equal(canTakeBack(apply(away, { type: "local:ending" })), false);
+  });
+
   it("a seated player may leave in the lobby or in play, not once out", () => {
     assert.equal(canLeave(lobby({ you: 0 })), true);
     assert.equal(canLeave(lobby({ you: null })), false);  // a spectator

@@ -53,6 +53,8 @@ const sound = makeSound(storage);
 // in order afterwards: neither replaces the peace before it could be read (flips
 // and presence before them are shown at once).
 let holdUntil = 0;
+/** when (Date.now()) the last battle with a peace was shown */
+let peaceAt = 0;
 /** ms between two battles kept while a peace was shown, when they are applied */
 const CATCH_UP = 300;
 /** @type {import("./messages.js").ServerMessage[]} */
@@ -67,6 +69,7 @@ function receive(m) {
   else if (m.type === "fast_forward") applyHeld();  // skipping: nothing waits any more
   else if (held.length || ((m.type === "battle" || m.type === "over") && Date.now() < holdUntil)) {
     held.push(m);
+    if (m.type === "over") dispatch({ type: "local:ending" });  // no flip invited meanwhile
     window.clearTimeout(holdTimer);
     holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
     return;
@@ -77,12 +80,25 @@ function receive(m) {
 /** The peace has been shown: apply what came meanwhile, a battle at a time
  * (CATCH_UP ms apart, or longer for another peace). */
 function releaseHeld() {
-  while (held.length && Date.now() >= holdUntil) {
-    const m = /** @type {import("./messages.js").ServerMessage} */ (held.shift());
+  while (held.length) {
+    const m = held[0];
+    // the end waits for the last peace as long as any peace at the game's pace
+    const until = m.type === "over" && state
+      ? Math.max(holdUntil, peaceAt + pacedHold(state)) : holdUntil;
+    if (Date.now() < until) {
+      holdTimer = window.setTimeout(releaseHeld, until - Date.now());
+      return;
+    }
+    held.shift();
     dispatch(m);
     if (m.type === "battle" && held.length) holdUntil = Math.max(holdUntil, Date.now() + CATCH_UP);
   }
-  if (held.length) holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
+}
+
+/** ms a peace stays on the page at the game's pace (at least PEACE_HOLD); the
+ * server waits as long before its next automatic flip. @param {State} s */
+function pacedHold(s) {
+  return Math.max(PEACE_HOLD, ((C.peace_holds || {})[gamePace(s)] || 0) * 1000);
 }
 
 /** Apply what was kept at once, without waiting for the peace on show. */
@@ -174,7 +190,8 @@ const EFFECTS = {
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
       settlePot();  // the last battle's pick-up, if still to come, would take this one's
-      if (!s.game.skipping) holdUntil = Date.now() + PEACE_HOLD;
+      peaceAt = Date.now();
+      if (!s.game.skipping) holdUntil = peaceAt + PEACE_HOLD;
       revealTimer = window.setTimeout(
         () => dispatch({ type: "local:reveal", battle: m.battle }), REVEAL_DELAY);
     } else {
@@ -192,8 +209,7 @@ const EFFECTS = {
     // with prefers-reduced-motion), then the pot goes to the winner
     document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
     // on the table as long as the server waits at the game's pace (slow: longer)
-    const paced = ((C.peace_holds || {})[gamePace(s)] || 0) * 1000;
-    slidePot(s, Math.max(1600, Math.max(PEACE_HOLD, paced) - REVEAL_DELAY - 800), taken);
+    slidePot(s, Math.max(1600, pacedHold(s) - REVEAL_DELAY - 800), taken);
   },
   left(s, m, before) {
     draw();
@@ -235,7 +251,6 @@ function flip() {
   const s = state;
   const back = canTakeBack(s);
   if (!s || (!back && !canFlip(s))) return;
-  if (held.some((m) => m.type === "over")) return;  // the last peace on show: over
   // the battle number makes a flip delayed by a reconnection harmless
   link.send({ type: "flip", battle: s.game.battle + 1 });
   // away and flipped for already: the flip does not count, the server only takes our
@@ -285,14 +300,19 @@ byId("pace").addEventListener("change", (e) => {
   if (pace === "slow" || pace === "normal" || pace === "fast") link.send({ type: "pace", pace });
 });
 byId("skip").addEventListener("click", () => link.send({ type: "skip" }));
-/** When we last asked to leave (Date.now() ms): a double click asks once. */
+/** When we last asked to leave, and when the last question was answered
+ * (Date.now() ms): a double click asks once, whatever the answer. */
 let leftAt = 0;
+let answeredAt = 0;
 byId("leave").addEventListener("click", () => {
-  if (!state || !canLeave(state) || Date.now() - leftAt < LEAVE_ONCE) return;
+  const now = Date.now();
+  if (!state || !canLeave(state) || now - leftAt < LEAVE_ONCE || now - answeredAt < 500) return;
   // in the lobby nothing is played yet: leaving only frees the seat
   const lobby = state.game.status === "lobby";
-  if (window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm)) {
-    leftAt = Date.now();
+  const sure = window.confirm(lobby ? S.leave_confirm_lobby : S.leave_confirm);
+  answeredAt = Date.now();
+  if (sure) {
+    leftAt = answeredAt;
     link.send({ type: "leave" });
   }
 });

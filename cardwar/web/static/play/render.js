@@ -59,6 +59,8 @@ export function render(v, state) {
   if (!state) return;
   const g = state.game;
   byId("game").dataset.status = g.status;
+  // over, its end kept while the last peace is on show
+  byId("game").toggleAttribute("data-ending", Boolean(state.ending));
   byId("lobby").hidden = g.status !== "lobby";
   byId("table").hidden = g.status === "lobby";
   renderStatus(v, state);
@@ -242,7 +244,9 @@ export function renderTable(v, state) {
   const you = state.you;
   const hadFocus = document.activeElement && document.activeElement.id === "my-pile";
   byId("table").dataset.battle = String(g.battle);
-  byId("battle-number").textContent = w.battleNumber(g);
+  // over (its end kept behind the last peace): the last battle, not a next one
+  byId("battle-number").textContent =
+    w.battleNumber(state.ending ? { ...g, status: "over" } : g);
   const seats = byId("seats");
   seats.textContent = "";
   seats.dataset.players = String(g.players);

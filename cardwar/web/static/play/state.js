@@ -43,6 +43,8 @@ export const SPECTATOR_REACTIONS = 3;
  * @property {{battle: number, still: boolean} | null} taken  the battle whose pot was
  *   picked up (its cards are drawn no more; `still`: greyed in place, reduced motion)
  * @property {boolean} stale  the connection dropped: presence and counts may be out of date
+ * @property {boolean} [ending]  the game is over, its end kept while its last peace is
+ *   on show (game.js): nothing may be flipped
  * @property {boolean} pending  our flip is sent but the server has not confirmed it
  * @property {{battle: number, deadline: number} | null} idle  the coming battle's idle
  *   clock: when (on the `now` clock, ms) the game flips for whoever has not flipped
@@ -60,7 +62,7 @@ export const SPECTATOR_REACTIONS = 3;
  * @typedef {{type: "local:flip"} | {type: "local:reveal", battle: number} |
  *   {type: "local:taken", battle: number, still: boolean} |
  *   {type: "local:lost"} | {type: "local:retry"} | {type: "local:mute", on: boolean} |
- *   {type: "local:expire"}} LocalAction
+ *   {type: "local:expire"} | {type: "local:ending"}} LocalAction
  *   local:flip - we flip: shown at once, pending until the server's "flipped";
  *   local:reveal - the face-down cards of `battle` are turned (a moment after it);
  *   local:taken - the pot of `battle` is being picked up: drawing the table again
@@ -68,7 +70,8 @@ export const SPECTATOR_REACTIONS = 3;
  *   local:lost - the connection dropped; local:retry - connecting again: an
  *   unconfirmed flip is dropped (the catch-up brings it back if it arrived);
  *   local:mute - hide (on) or show the others' reactions; local:expire - the time
- *   of a shown reaction (or of a refusal) is up.
+ *   of a shown reaction (or of a refusal) is up; local:ending - the game is over,
+ *   its end is kept while the last peace is on show (nothing may be flipped).
  */
 
 /** @typedef {ServerMessage | LocalAction} Action */
@@ -240,6 +243,7 @@ const ON = {
   "local:taken": (s, a) => (!s.last || s.last.battle !== a.battle ? s
     : { ...s, taken: { battle: a.battle, still: a.still } }),
   "local:lost": (s) => (s.stale ? s : { ...s, stale: true }),
+  "local:ending": (s) => (s.ending ? s : { ...s, ending: true }),
   "local:retry": (s) => (s.pending ? unflip(s) : s),
   "local:mute"(s, a) {
     if (s.muted === a.on) return s;
@@ -327,7 +331,7 @@ function unflip(s) {
  * @returns {boolean}
  */
 export function canFlip(s) {
-  if (!s || s.stale || s.you === null) return false;
+  if (!s || s.stale || s.ending || s.you === null) return false;
   const g = s.game;
   return g.status === "playing" && acts(g, s.you) && g.flipped.indexOf(s.you) < 0;
 }
@@ -341,7 +345,7 @@ export function canFlip(s) {
  * @returns {boolean}
  */
 export function canTakeBack(s) {
-  if (!s || s.stale || s.you === null) return false;
+  if (!s || s.stale || s.ending || s.you === null) return false;
   const g = s.game;
   return g.status === "playing" && acts(g, s.you) && g.flipped.indexOf(s.you) >= 0 &&
     Boolean(s.seats[s.you].gone);
