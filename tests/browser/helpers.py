@@ -67,6 +67,13 @@ def game_ended(page) -> bool:
     return bool(page.evaluate(ENDED))
 
 
+def flip_piles(*pages) -> None:
+    """Click each page's pile, where it has one (who went out has none)."""
+    for page in pages:
+        if page.locator("#my-pile").count():
+            page.locator("#my-pile").click()
+
+
 def next_battle_or_end(page, before: int) -> None:
     """Wait until ``page`` shows a battle after ``before``, or the end of the game
     (see ``ENDED``)."""

@@ -12,6 +12,7 @@ from babel import Locale
 from .helpers import (
     battles,
     create_game,
+    flip_piles,
     free_port,
     game_ended,
     next_battle_or_end,
@@ -145,9 +146,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         assert {ann, bea} == {"0", "1"}
         for _ in range(3):
             before = battles(a)
-            for page in (a, b):  # (who went out in the last peace has no pile)
-                if page.locator("#my-pile").count():
-                    page.locator("#my-pile").click()
+            flip_piles(a, b)
             next_battle_or_end(a, before)
             next_battle_or_end(b, before)
         a.locator("#my-pile").click()  # Ann has flipped for battle 4; Bea has not
@@ -282,9 +281,7 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
             if game_ended(a):
                 break
             before = battles(a)
-            for page in (a, b):  # (who went out in the last peace has no pile)
-                if page.locator("#my-pile").count():
-                    page.locator("#my-pile").click()
+            flip_piles(a, b)
             next_battle_or_end(a, before)
         for p in (a, b):
             p.wait_for_selector("#end:not([hidden])")

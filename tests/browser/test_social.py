@@ -13,6 +13,7 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .helpers import (
     battles,
     create_game,
+    flip_piles,
     game_ended,
     next_battle_or_end,
     open_page,
@@ -164,9 +165,7 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
             if game_ended(ann):
                 break
             before = battles(ann)
-            for page in (ann, bob):  # (who went out in the last peace has no pile)
-                if page.locator("#my-pile").count():
-                    page.locator("#my-pile").click()
+            flip_piles(ann, bob)
             next_battle_or_end(ann, before)
         ann.wait_for_selector("#end:not([hidden])")
         bob.wait_for_selector("#end:not([hidden])")

@@ -78,7 +78,8 @@ function receive(m) {
 }
 
 /** The peace has been shown: apply what came meanwhile, a battle at a time
- * (CATCH_UP ms apart, or longer for another peace). */
+ * (CATCH_UP ms apart, or longer for another peace); the end of the game waits
+ * for the last peace as long as any peace at the game's pace (pacedHold). */
 function releaseHeld() {
   while (held.length) {
     const m = held[0];
