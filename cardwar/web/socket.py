@@ -191,6 +191,9 @@ class Connection:
                 return last
         # no change in flight: the snapshot's seq is a stored one (never reused)
         table = await self.service.settled(self.game_id) or table
+        # the game may have started (and the seed drawn the seats) since the
+        # handshake: the snapshot shows the seat the page's player sits at now
+        self._reseat(table)
         snapshot = self.service.message(table, self.seat)
         await self.send_text(dumps(snapshot))
         return int(snapshot["seq"])
@@ -354,8 +357,11 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     async with service.bus.subscribe(table.id) as sub:
         conn.sub = sub
         pump: asyncio.Task[None] | None = None
-        # counted first, so the page's own snapshot shows it online (and back if gone)
-        await service.connect(table.id, seat)
+        # the seat of now (the game may have started since the handshake), counted
+        # first, so the page's own snapshot shows it online (and back if gone)
+        table = await service.get(table.id) or table
+        conn._reseat(table)
+        await service.connect(table.id, conn.seat)
         try:
             last = await conn.catch_up(table, _since(ws))
             sub.start_after(last)
