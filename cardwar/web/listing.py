@@ -24,6 +24,7 @@ import logging
 from aiolimiter import AsyncLimiter
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
+from starlette.websockets import WebSocketDisconnected
 
 from cardwar.bus import Subscription
 from cardwar.obs import connection_closed, connection_opened
@@ -83,12 +84,27 @@ async def _serve(ws: WebSocket) -> None:
             await asyncio.sleep(heartbeat)
             await ws.send_json({"type": "ping", "seq": None})
 
+    def failed(task: asyncio.Task[None]) -> None:
+        """A sending task that fails closes the socket (1011), said in the log:
+        the page connects again and reads the whole list afresh."""
+        if task.cancelled() or task.exception() is None:
+            return
+        if isinstance(task.exception(), WebSocketDisconnect | WebSocketDisconnected):
+            return  # the page left
+        log.error("open tables socket could not send: closing it (1011)",
+                  exc_info=task.exception())
+        closing.append(asyncio.create_task(ws.close(code=1011)))
+
+    closing: list[asyncio.Task[None]] = []
+
     async with tables.bus.subscribe(CHANNEL) as sub:
         tasks: list[asyncio.Task[None]] = []
         try:  # subscribed first: a change while the list is read is sent after it
             await ws.send_json(Tables(type="tables", seq=None,
                                       tables=await tables.open_tables.current()))
             tasks = [asyncio.create_task(forward(sub)), asyncio.create_task(beat())]
+            for task in tasks:
+                task.add_done_callback(failed)
             heard = AsyncLimiter(*MESSAGE_RATE)
             while (await ws.receive())["type"] != "websocket.disconnect":
                 if not await hit(heard):
@@ -101,6 +117,6 @@ async def _serve(ws: WebSocket) -> None:
         finally:
             for task in tasks:
                 task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
+            for task in [*tasks, *closing]:  # failures were logged by ``failed``
+                with contextlib.suppress(Exception, asyncio.CancelledError):
                     await task

@@ -230,7 +230,28 @@ class Connection:
         The frame of an event is encoded once for every connection
         (:class:`~cardwar.web.frames.Frames`); the table is looked up only to
         build it, or to check the seat after ``relinked`` and ``handed``.
+
+        A failure to send (the store cannot give the table back, a frame cannot
+        be built) is logged and closes the socket with 1011: the page connects
+        again and catches up (``?since=``) instead of hearing only heartbeats.
+        A game removed meanwhile (an expired lobby) closes it with 1008.
         """
+        try:
+            await self._pump(sub, after)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            self.closed = True  # the page left: the read loop ends too
+        except Exception:  # noqa: BLE001 - say why, and let the page catch up
+            log.exception("could not send an event of game %s: closing its socket (1011)",
+                          self.game_id)
+            await self._close(1011)
+
+    async def _close(self, code: int) -> None:
+        """Close the socket with ``code`` (the read loop then ends)."""
+        self.closed = True
+        with contextlib.suppress(Exception):  # closing already
+            await self.ws.close(code=code)
+
+    async def _pump(self, sub: Any, after: int) -> None:
         frames = self.sockets.frames
         async for event in sub:
             seq = event.get("seq")
@@ -240,7 +261,8 @@ class Connection:
             text = frames.cached(event)
             if text is None or kind in ("relinked", "handed", "left", "started"):
                 table = await self.service.get(self.game_id)
-                if table is None:
+                if table is None:  # removed (an expired lobby): nothing more to send
+                    await self._close(1008)
                     return
                 if kind == "started":  # the seed drew the seats: follow our player
                     self._reseat(table)
@@ -385,7 +407,7 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
         finally:
             clock.discard(conn)
             if pump is not None:
-                pump.cancel()
-                with contextlib.suppress(BaseException):
+                pump.cancel()  # it logs its own failures (and closes the socket)
+                with contextlib.suppress(asyncio.CancelledError):
                     await pump
             await service.disconnect(table.id, conn.seat)
