@@ -55,24 +55,45 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 #: Tries of a database operation whose connection was lost (e.g. PostgreSQL
 #: restarted): the pool's dead connections are dropped and it is tried again.
-RECONNECT_TRIES = 4
-#: Seconds before the first retry (doubled each time: a restart takes a moment).
+RECONNECT_TRIES = 6
+#: Seconds before the first retry (doubled each time: a restart takes a moment;
+#: 7.75 s in all, more than a ``pg_ctl restart`` takes).
 RECONNECT_DELAY = 0.25
 
 T = TypeVar("T")
 
 
-def disconnected(exc: BaseException) -> bool:
+#: What asyncpg raises when the connection, not the statement, failed: lost
+#: (``ConnectionDoesNotExistError`` and the other connection errors, class 08),
+#: the server going down or starting up (``AdminShutdownError``,
+#: ``CrashShutdownError``, ``CannotConnectNowError``) or a connection left
+#: half-way through an operation by a restart (``InterfaceError`` / ``InternalClientError``
+#: "another operation is in progress").
+LOST_CONNECTION: tuple[type[BaseException], ...] = (
+    ConnectionError, OSError, asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.InterfaceError, asyncpg.exceptions.InternalClientError,
+    asyncpg.exceptions.CannotConnectNowError, asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError)
+
+
+def disconnected(exc: BaseException, _depth: int = 0) -> bool:
     """True when ``exc`` says the database connection was lost or refused
-    (a restarted server), not that the statement was wrong."""
-    if isinstance(exc, DBAPIError):
-        return bool(exc.connection_invalidated) or isinstance(
-            exc, (sa_exc.InterfaceError, sa_exc.OperationalError)) or (
-            exc.orig is not None and disconnected(exc.orig))
-    return isinstance(exc, (
-        ConnectionError, OSError, asyncpg.exceptions.ConnectionDoesNotExistError,
-        asyncpg.exceptions.InterfaceError, asyncpg.exceptions.CannotConnectNowError,
-        asyncpg.exceptions.AdminShutdownError, asyncpg.exceptions.CrashShutdownError))
+    (a restarted server), not that the statement was wrong.
+
+    SQLAlchemy hands asyncpg's errors on translated (a ``DBAPIError`` whose
+    ``orig`` is its adapter's error, raised from asyncpg's), and the group
+    commit raises them straight from the driver: the chain of ``orig`` and
+    ``__cause__`` is followed to the driver's error (:data:`LOST_CONNECTION`).
+    """
+    if isinstance(exc, DBAPIError) and (exc.connection_invalidated or isinstance(
+            exc, (sa_exc.InterfaceError, sa_exc.OperationalError))):
+        return True
+    if isinstance(exc, LOST_CONNECTION):
+        return True
+    if _depth >= 5:
+        return False
+    inner = [getattr(exc, "orig", None), exc.__cause__]
+    return any(e is not None and e is not exc and disconnected(e, _depth + 1) for e in inner)
 
 
 #: The async driver of each database the store supports.
@@ -229,9 +250,15 @@ class Store:
     async def create(self, game: GameRecord, events: list[StoredEvent]) -> None:
         """Insert a new game with its seats and first events.
 
+        A lost connection is tried again on a new one (the insert is one
+        transaction: it was written whole or not at all).
+
         Raises:
             sqlalchemy.exc.IntegrityError: a game with this id exists.
         """
+        await self._reconnecting(lambda: self._create(game, events))
+
+    async def _create(self, game: GameRecord, events: list[StoredEvent]) -> None:
         now = datetime.now(UTC)
         async with self._write_lock, self._sessions.begin() as session:
             session.add(GameRow(
