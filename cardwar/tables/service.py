@@ -202,6 +202,7 @@ class TableService:
         entered = time.perf_counter()
         distributed = self.bus.distributed
         async with self.cache.lock(game_id):
+            refusal: TableError | None = None
             for attempt in range(1, STALE_RETRIES + 1):
                 table = self.cache.get(game_id)
                 fresh = table is None or not self.cluster.trusted(game_id)
@@ -223,10 +224,11 @@ class TableService:
                     if events:
                         await self.store.save(work.record, [stored(e) for e in events],
                                               before, seats=seats_changed(events))
-                except TableError:
+                except TableError as exc:
                     work.take_outbox()
                     if fresh or not distributed:
                         raise
+                    refusal = exc
                     # maybe refused by a stale cache: catch up and retry (or reload
                     # and retry); refuse when the cache was current after all
                     if await self.cluster.catch_up_table(table) == 0:
@@ -244,6 +246,10 @@ class TableService:
                     self.cache.drop(game_id)  # reload from the store next time
                     raise
                 break
+            else:  # refused at every try by a cache that kept catching up: refused
+                self.cache.mark_stale(game_id)
+                assert refusal is not None  # the only way to the last try's end
+                raise refusal
             table = self.cache.put(work)
             await self._published(table, events,
                                   time.perf_counter() - entered if waited else None)

@@ -159,3 +159,41 @@ async def test_processes_share_presence_and_forget_a_dead_one(tmp_path):
             assert b.online(gid) == {1} and b.watchers(gid) == 0
             assert b.clocks.timers.count(f"{gid}#gone") == gone_clocks + 1
     await _close(a, b)
+
+
+async def test_a_change_refused_at_every_try_is_refused_never_published(tmp_path):
+    # issue 24, item 5: a refusal by a cache that keeps catching up (another process
+    # moves the game at every try) ends in the refusal at the last try: the loop never
+    # falls through to caching and publishing a change that was not saved
+    from cardwar.tables import ErrorCode, TableError
+    from cardwar.tables.service import STALE_RETRIES
+
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    try:
+        gid = await _game(a)
+        tries: list[int] = []
+
+        async def always_behind(_table) -> int:
+            return 1  # "caught up with one more event": try again
+
+        def refused(_table):
+            tries.append(1)
+            raise TableError(ErrorCode.NOT_PLAYING)
+
+        published: list[Message] = []
+        async with b.bus.subscribe(gid) as sub:
+            table = await b.get(gid)  # followed and current: trusted
+            assert table is not None and b.cluster.trusted(gid)
+            seq = table.seq
+            b.cluster.catch_up_table = always_behind  # type: ignore[method-assign]
+            with pytest.raises(TableError) as refusal:
+                await b.apply(gid, refused)
+            assert refusal.value.code == "not_playing"
+            assert len(tries) == STALE_RETRIES
+            while not sub.queue.empty():
+                published.append(sub.queue.get_nowait())
+        assert [m for m in published if m.get("seq") is not None] == []
+        assert (await b.store.load(gid)).seq == seq  # type: ignore[union-attr]
+    finally:
+        await _close(a, b)
