@@ -40,6 +40,9 @@ class Hooks:
         on_unfollow: called with a game id when its last subscriber left.
         on_hello: called with a game id when another process starts
             following it (answer with this process's presence there).
+        on_back: called when the bus is back after a loss (Redis restarted or
+            the link was cut): what was published meanwhile may be lost, so the
+            owner says again who is connected here.
     """
 
     catch_up: CatchUp | None = None
@@ -47,6 +50,7 @@ class Hooks:
     on_reset: Callable[[str | None], None] | None = None
     on_unfollow: Callable[[str], None] | None = None
     on_hello: Callable[[str], Awaitable[None]] | None = None
+    on_back: Callable[[], Awaitable[None]] | None = None
 
 
 class Subscription:

@@ -43,6 +43,9 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from .local import (
@@ -65,6 +68,29 @@ SEND_BATCH = 500
 #: Seconds between reads of the store for missed events while Redis is unreachable.
 POLL_WHILE_LOST = 1.0
 
+#: Seconds a connection may stay silent before redis-py checks it with a PING
+#: (``health_check_interval``); the listener's link is taken for dead when that
+#: PING is not answered within :data:`SOCKET_TIMEOUT` more (a frozen or
+#: half-open server: nothing ever fails by itself).
+HEALTH_CHECK = 1.5
+#: Seconds to wait for Redis to connect or to answer a command.
+SOCKET_TIMEOUT = 2.0
+#: Tries of a command on a new connection (redis-py's :class:`Retry`) before its
+#: error is ours, and the longest wait between two.
+RETRIES, MAX_BACKOFF = 3, 2.0
+
+
+def client(url: str, **options: Any) -> aioredis.Redis:
+    """A redis-py client that notices a dead link within seconds and connects
+    again by itself: :data:`HEALTH_CHECK`, :data:`SOCKET_TIMEOUT`, TCP keepalive,
+    and :data:`RETRIES` tries with exponential backoff on connection errors and
+    timeouts (``options``: more ``from_url`` arguments)."""
+    retry = Retry(ExponentialBackoff(cap=MAX_BACKOFF, base=0.05), RETRIES)
+    return aioredis.from_url(url, retry=retry, health_check_interval=HEALTH_CHECK,
+                             socket_timeout=SOCKET_TIMEOUT,
+                             socket_connect_timeout=SOCKET_TIMEOUT,
+                             socket_keepalive=True, **options)
+
 
 class RedisBus:
     """A :class:`~cardwar.bus.Bus` over Redis pub/sub (see the module docstring).
@@ -73,7 +99,8 @@ class RedisBus:
         url: ``redis://host:port/db``.
         prefix: prepended to every channel name (separate sites, or test runs,
             sharing one Redis).
-        reconnect_delay: seconds between attempts while Redis is unreachable.
+        reconnect_delay: seconds before the listener's first new attempt while Redis is
+            unreachable (doubled each time, up to :data:`MAX_BACKOFF`).
         liveness_ttl: seconds this process's liveness key outlives its last
             refresh (refreshed every third of it).
 
@@ -93,8 +120,9 @@ class RedisBus:
         self.prefix = prefix
         self.origin = uuid.uuid4().hex[:16]
         self.reconnect_delay = reconnect_delay
-        self._redis = aioredis.from_url(url)
-        self._listen_client = aioredis.from_url(url, client_name=f"cw-bus-{self.origin}")
+        self._redis = client(url)
+        self._listen_client = client(url, client_name=f"cw-bus-{self.origin}")
+        self._backoff = ExponentialBackoff(cap=MAX_BACKOFF, base=reconnect_delay)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}
@@ -107,6 +135,11 @@ class RedisBus:
         self._sender: asyncio.Task[None] | None = None
         #: True while the listener is cut off from Redis (events are being missed)
         self.lost = False
+        #: process id -> when a message of it was last heard (``loop.time()``)
+        self._heard: dict[str, float] = {}
+        self._back: asyncio.Task[None] | None = None
+        #: games whose subscription Redis confirmed (a second confirmation: a reconnect)
+        self._confirmed: set[str] = set()
 
     def attach(self, hooks: Hooks) -> None:
         """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
@@ -195,22 +228,25 @@ class RedisBus:
             await self._refresh_alive()
 
     async def alive(self, origins: set[str]) -> set[str]:
-        """Which of the process ids ``origins`` still keep their liveness key.
+        """Which of the process ids ``origins`` still keep their liveness key, or
+        were heard on the bus within ``liveness_ttl`` seconds.
 
         On a Redis error every one is taken for alive (nobody is shown
         offline because Redis hiccuped).
         """
-        ordered = sorted(origins)
+        now = asyncio.get_running_loop().time()
+        heard = {o for o in origins if now - self._heard.get(o, -1e9) < self.liveness_ttl}
+        ordered = sorted(origins - heard)
         if not ordered:
-            return set()
+            return heard
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
                 for origin in ordered:
                     pipe.exists(self._alive_key(origin))
                 found = await pipe.execute()
         except (RedisError, OSError):
-            return set(ordered)
-        return {o for o, n in zip(ordered, found, strict=True) if n}
+            return set(origins)
+        return heard | {o for o, n in zip(ordered, found, strict=True) if n}
 
     async def _poll_while_lost(self) -> None:
         """While the listener is lost, every :data:`POLL_WHILE_LOST` seconds each
@@ -247,59 +283,79 @@ class RedisBus:
     async def _unlisten(self, game_id: str) -> None:
         async with self._sub_lock:
             if self._pubsub is not None and game_id not in self._subs:
+                self._confirmed.discard(game_id)
                 await self._pubsub.unsubscribe(self.channel(game_id))
 
     async def _read(self) -> None:
-        """Read messages forever; rebuild the pub/sub connection after errors.
+        """Read messages forever; after an error, wait and read again.
 
-        From the first error until the listener is back, :meth:`following` is
-        False and every cached table is stale (``on_reset(None)``): the table
-        service reads the store instead of trusting what it missed.
+        redis-py connects again by itself (:func:`client`: its ``Retry``) and
+        subscribes again to every channel (the confirmations resync each game,
+        :meth:`_dispatch`); a link whose health check goes unanswered
+        (:meth:`_check_link`) is dropped so that it does. From the first error
+        until the listener is back, :meth:`following` is False and every cached
+        table is stale (``on_reset(None)``): the table service reads the store
+        instead of trusting what it missed.
         """
+        failures = 0
         while not self._closed:
             if self._pubsub.connection is None:  # nothing subscribed through it yet
                 await asyncio.sleep(IDLE_POLL)
                 continue
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
+                self._check_link()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - any transport error: reconnect
+            except Exception as exc:  # noqa: BLE001 - any transport error: connect again
                 if self._closed:
                     return
                 if not self.lost:  # once per outage, not once per attempt
                     log.warning("redis listener lost", extra={"error": repr(exc)})
                     self.lost = True
+                    self.reconnects += 1
                     if self._hooks.on_reset is not None:
                         self._hooks.on_reset(None)
-                await asyncio.sleep(self.reconnect_delay)  # never spin
-                await self._reconnect()
+                with contextlib.suppress(Exception):  # the next read connects anew
+                    await self._pubsub.connection.disconnect()
+                failures += 1
+                await asyncio.sleep(self._backoff.compute(failures))  # never spin
                 continue
+            failures = 0
             if self.lost:
                 log.info("redis listener back")
-                self.lost = False  # _reconnect resynced every game
+                self.lost = False
+                self._resync_all()
+                self._back = asyncio.create_task(self._say_again(), name="redis-bus-back")
             if message is None:
                 if not self._pubsub.subscribed:
                     await asyncio.sleep(IDLE_POLL)
                 continue
             await self._dispatch(message)
 
-    async def _reconnect(self) -> None:
-        self.reconnects += 1
-        while not self._closed:
-            async with self._sub_lock:
-                old, self._pubsub = self._pubsub, self._listen_client.pubsub()
-                with contextlib.suppress(Exception):
-                    await old.aclose()
-                try:
-                    channels = [self.channel(g) for g in self._subs]
-                    if channels:
-                        await self._pubsub.subscribe(*channels)
-                    break
-                except (RedisError, OSError):
-                    pass
-            await asyncio.sleep(self.reconnect_delay)
-        self._resync_all()
+    def _check_link(self) -> None:
+        """Raise when the listener's health check went unanswered (see
+        :data:`HEALTH_CHECK`): redis-py sends it, but a server that never answers
+        is not an error by itself."""
+        conn = self._pubsub.connection
+        if conn is None or not conn.is_connected:
+            return
+        overdue = asyncio.get_running_loop().time() - conn.next_health_check
+        if conn.next_health_check > 0 and overdue > HEALTH_CHECK + SOCKET_TIMEOUT:
+            raise RedisConnectionError(f"no answer from Redis for {overdue:.1f} s")
+
+    async def _say_again(self) -> None:
+        """Back after a loss: alive again at once (a restarted Redis forgot the key),
+        ask the others who is connected to them (``hello``) and say who is here
+        (``on_back``): presence published meanwhile may be lost."""
+        await self._refresh_alive()
+        for game_id in list(self._subs):
+            self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
+        if self._hooks.on_back is not None:
+            try:
+                await self._hooks.on_back()
+            except Exception:  # noqa: BLE001 - the next loss tries again
+                log.exception("saying presence again failed")
 
     def _resync_all(self) -> None:
         if self._hooks.on_reset is not None:
@@ -322,6 +378,10 @@ class RedisBus:
                 self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):
                 sub.resync()
+            if game_id in self._confirmed and (self._back is None or self._back.done()):
+                # subscribed again: redis-py connected anew (Redis restarted?)
+                self._back = asyncio.create_task(self._say_again(), name="redis-bus-back")
+            self._confirmed.add(game_id)
             return
         if kind != "message":
             return
@@ -330,6 +390,7 @@ class RedisBus:
             origin = payload["o"]
             if origin == self.origin:
                 return
+            self._heard[origin] = asyncio.get_running_loop().time()
             if payload.get("c") == "hello":
                 if self._hooks.on_hello is not None:
                     await self._hooks.on_hello(game_id)
@@ -373,10 +434,11 @@ class RedisBus:
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
         await self.retire()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
+        for task in (self._reader, self._back):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

@@ -56,7 +56,7 @@ class Cluster:
         self._status_changed = status_changed
         bus.attach(Hooks(catch_up=self.catch_up, on_remote=self.on_remote,
                          on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
-                         on_hello=presence.hello))
+                         on_hello=presence.hello, on_back=presence.recovered))
 
     def following(self, game_id: str) -> bool:
         """True when this process hears every change of ``game_id``: always with

@@ -10,7 +10,13 @@ bus and the others answer with their presence there (:meth:`Presence.hello`).
 
 A process that dies cannot say its players left: the bus keeps a liveness
 key per process, and :meth:`Presence.forget_dead_processes` (run every third
-of ``bus.liveness_ttl``) shows the players of a dead one offline.
+of ``bus.liveness_ttl``) shows the players of a dead one offline. A key
+missing once is not enough (a restarted Redis has forgotten every key until
+each process says it is alive again): a process is dead when its key is
+missing at two checks in a row. Whatever was published while the bus was
+down may be lost, so when it is back each process says again who is
+connected to it (:meth:`Presence.recovered`): a page shown someone offline
+by mistake is corrected.
 """
 
 from __future__ import annotations
@@ -62,6 +68,8 @@ class Presence:
         self._remote_online: dict[str, dict[str, set[int]]] = {}
         self._remote_watchers: dict[str, dict[str, int]] = {}
         self._checks: asyncio.Task[None] | None = None
+        # processes whose liveness key was missing at the last check (dead at the next)
+        self._suspects: set[str] = set()
 
     # -- queries --------------------------------------------------------------
     def online(self, game_id: str) -> set[int]:
@@ -246,6 +254,24 @@ class Presence:
         for seat in sorted(self._gone.get(game_id, ())):
             await self._publish_gone(game_id, seat, True)
 
+    async def recovered(self) -> None:
+        """The bus is back after a loss: say again, for every game followed here,
+        which of its human seats are connected here and which not (a message
+        lost meanwhile, or another process that took ours for dead, is
+        corrected), the spectators here and the gone seats."""
+        games = self._online.keys() | self._watchers.keys() | self._remote_online.keys()
+        for game_id in sorted(games | self._gone.keys()):
+            here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
+            table = self._cached(game_id)
+            humans = {r.seat for r in table.record.seats if r.kind == "human"} \
+                if table is not None else set()
+            for seat in sorted(humans | here):
+                await self._publish_presence(game_id, seat, seat in here)
+            if game_id in self._watchers:
+                await self._publish_watchers(game_id)
+            for seat in sorted(self._gone.get(game_id, ())):
+                await self._publish_gone(game_id, seat, True)
+
     def unfollowed(self, game_id: str) -> None:
         """Nobody here follows ``game_id`` now: what others said of it goes stale."""
         self._remote_online.pop(game_id, None)
@@ -254,8 +280,11 @@ class Presence:
     async def forget_dead_processes(self) -> set[str]:
         """Forget the seats and spectators of processes that stopped without saying so.
 
-        Their seats not connected anywhere else go offline (``presence``
-        published, the gone clock armed) and spectator counts drop.
+        A process is dead when it was not alive (:meth:`Bus.alive`) at this
+        check and the one before: a liveness key missing once may be a Redis
+        that restarted and forgot it. Their seats not connected anywhere else
+        go offline (``presence`` published, the gone clock armed) and spectator
+        counts drop.
 
         Returns:
             The ids of the processes found dead.
@@ -263,8 +292,11 @@ class Presence:
         origins = {o for per in self._remote_online.values() for o in per}
         origins |= {o for per in self._remote_watchers.values() for o in per}
         if not origins:
+            self._suspects.clear()
             return set()
-        dead = origins - await self.bus.alive(origins)
+        missing = origins - await self.bus.alive(origins)
+        dead = missing & self._suspects
+        self._suspects = missing - dead
         for game_id, per_origin in list(self._remote_online.items()):
             lost: set[int] = set()
             for origin in dead & per_origin.keys():

@@ -38,8 +38,9 @@ __all__ = ["Frames", "Heartbeats", "Sockets", "dumps"]
 FRAMES_KEPT = 2048
 #: Slices each heartbeat period is cut into.
 SLICES = 20
-#: Messages whose text must be built at send time (the spectator count is read then).
-_LIVE = frozenset({"watchers"})
+#: Messages whose text must be built at send time (the spectator count, and who is
+#: connected to any process, are read then).
+_LIVE = frozenset({"watchers", "presence"})
 
 
 def dumps(message: Message) -> str:

@@ -99,9 +99,15 @@ async def hit(limiter: AsyncLimiter) -> bool:
 
 def event_builder(service: TableService) -> Callable[[Table, Message], dict[str, Any]]:
     """``build(table, event)``: ``event``'s message, the same for every viewer
-    (:func:`cardwar.tables.view_message` with the spectator count, all an event needs)."""
+    (:func:`cardwar.tables.view_message` with the spectator count, all an event needs).
+
+    A ``presence`` message says whether the seat is connected to any process
+    now, not only to the one that published it (a player's other device, or
+    a process saying again who is connected to it after Redis came back)."""
 
     def build(table: Table, event: Message) -> dict[str, Any]:
+        if event.get("type") == "presence":  # what every process knows, not what one said
+            event = {**event, "online": event.get("seat") in service.online(table.id)}
         return view_message(table, None, event, watchers=service.watchers(table.id))
 
     return build

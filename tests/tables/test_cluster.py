@@ -155,9 +155,39 @@ async def test_processes_share_presence_and_forget_a_dead_one(tmp_path):
             assert await b.presence.forget_dead_processes() == set()
             hub.dead.add("a")
             gone_clocks = b.clocks.timers.count(f"{gid}#gone")
-            assert await b.presence.forget_dead_processes() == {"a"}
+            # missing once is not dead (a restarted Redis forgot every key)
+            assert await b.presence.forget_dead_processes() == set()
+            assert b.online(gid) == {0, 1}
+            assert await b.presence.forget_dead_processes() == {"a"}  # missing twice
             assert b.online(gid) == {1} and b.watchers(gid) == 0
             assert b.clocks.timers.count(f"{gid}#gone") == gone_clocks + 1
+    await _close(a, b)
+
+
+async def test_a_process_back_on_the_bus_says_again_who_is_connected(tmp_path):
+    # issue 24, items 2 and 3: b took a for dead (its key missing twice while Redis
+    # was away); once the bus is back, a says again who is connected to it, and
+    # b's pages are told Ann is online
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    gid = await _game(a)
+    async with a.bus.subscribe(gid):
+        await a.connect(gid, 0)
+        async with b.bus.subscribe(gid) as page:
+            await b.connect(gid, 1)
+            hub.dead.add("a")
+            await b.presence.forget_dead_processes()
+            assert await b.presence.forget_dead_processes() == {"a"}
+            assert b.online(gid) == {1}
+            hub.dead.discard("a")
+            while not page.queue.empty():
+                page.queue.get_nowait()
+            assert a.bus.hooks.on_back is not None
+            await a.bus.hooks.on_back()  # the bus is back: a says again
+            assert b.online(gid) == {0, 1}
+            said = [m for m in [page.queue.get_nowait() for _ in range(page.queue.qsize())]
+                    if m.get("type") == "presence" and m.get("seat") == 0]
+            assert said and said[-1]["online"] is True
     await _close(a, b)
 
 
