@@ -136,7 +136,7 @@ class Cluster:
             return
         if not self.cache.busy(game_id) and follow(table, message):
             kind = message["type"]
-            if kind in ("started", table.kind.step, "pace", "fast_forward", "left") \
+            if kind in ("started", table.kind.step, "pace", "fast_forward", "left", "auto_flip") \
                     and table.status == "playing":
                 self.clocks.arm_round(table)
             elif kind == "flipped" and table.status == "playing":

@@ -330,7 +330,9 @@ class TableService:
         return counted
 
     async def set_auto(self, game_id: str, seat: int, on: bool) -> None:
-        """Switch auto-flip for ``seat``; switching it on mid-battle flips soon.
+        """Switch auto-flip for ``seat``; switching it on mid-battle flips soon,
+        switching it off cancels the flip it had armed (the idle clock, if it
+        runs, flips for the seat instead).
 
         Raises:
             TableError: ``no_game``, ``not_seated``.
@@ -338,6 +340,8 @@ class TableService:
         table, _ = await self.apply(game_id, lambda t: t.set_auto(seat, on))
         if on and seat in table.to_flip():
             self.clocks.arm(table, seat, "auto", self.clocks.wait(table))
+        elif not on and table.status == "playing":
+            self.clocks.arm_round(table)  # the coming battle's timers, without it
 
     async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
         """The creator lets the computer play the seat of a gone player.

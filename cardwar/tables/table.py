@@ -313,7 +313,8 @@ class Table(PlayerChoices):
                 (a timer set for an earlier battle is ignored).
 
         Returns:
-            True if the flip counted, False if it was stale (timer) or repeated.
+            True if the flip counted, False if it was stale (timer), repeated, or an
+            auto flip of a seat whose auto-flip is off now.
 
         Raises:
             TableError: ``not_playing`` (lobby or over), ``out`` (seat out of
@@ -328,6 +329,8 @@ class Table(PlayerChoices):
             raise TableError(self.kind.refused)
         if seat in self.record.flipped:
             return False
+        if by == "auto" and not self.record.seats[seat].auto_flip:
+            return False  # switched off since the flip was armed (here or elsewhere)
         self._emit(Flipped(type="flipped", seq=self._next, seat=seat, battle=coming, by=by))
         if not self.to_flip():
             self._emit(step_to_play(self.kind.step, self._next, coming))  # plays it

@@ -301,3 +301,21 @@ async def test_a_game_in_turns_against_the_computer_ends_and_has_a_rematch(tmp_p
     assert new is not None and new.variant.name == "beggar" and new.record.face_down == 0
     assert secret and table.rematch == new_id
     await _close(service)
+
+
+async def test_auto_flip_off_stops_the_next_flip(tmp_path):
+    # issue 24, item 9: switching auto-flip off cancels the flip it had armed, and an
+    # auto flip that fires anyway (armed by another process) re-checks the setting
+    service = await _service(tmp_path, computer_delay=60.0, testing_stacked_deck=True)
+    table, _ = await service.create("peace", 2, nickname="Ann")
+    await service.join(table.id, "Bob")
+    await service.start(table.id, 0)
+    await service.set_auto(table.id, 0, True)
+    assert service.clocks.count(table.id) == 1  # Ann's auto flip, in 60 s
+    await service.set_auto(table.id, 0, False)
+    assert service.clocks.count(table.id) == 0  # nobody waits: nothing armed
+    assert await service.flip(table.id, 0, "auto", 1) is False  # fired all the same
+    current = await service.get(table.id)
+    assert current is not None and current.record.flipped == []
+    assert await service.flip(table.id, 0, "player", 1) is True  # by hand it counts
+    await _close(service)
