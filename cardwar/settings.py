@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
+import re
+
+from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: Host names a local site always answers to.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+#: A host with a port: ``name:8443`` or ``[::1]:8443`` (a bare IPv6 address has no port).
+_WITH_PORT = re.compile(r"^(?:\[[^\]]*\]|[^:\[\]]+):\d*$")
 
 
 def names(value: str) -> list[str]:
@@ -39,7 +45,8 @@ class Settings(BaseSettings):
         open_table_ttl: seconds a public table waits on the open tables page before it
             leaves the list (unless it fills or starts first).
         allowed_hosts: the ``Host`` names (or ``*.example.org``) this site answers to,
-            comma-separated; any other gets 400. The loopback names are always
+            comma-separated, without a port (refused: the port is not compared);
+            any other gets 400. The loopback names are always
             allowed; empty: also the address ``serve`` binds to (:meth:`hosts`).
         trusted_proxies: addresses (comma-separated, or ``*``) whose
             ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed (nginx on this
@@ -91,6 +98,18 @@ class Settings(BaseSettings):
     commit: str | None = None
     testing_stacked_deck: bool = False
     testing_seed: str | None = None
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _no_ports(cls, value: str) -> str:
+        """Refuse a host given with a port: the ``Host`` check compares names only
+        (Starlette drops the port), so ``cards.example:8443`` would never match."""
+        for host in names(value):
+            if _WITH_PORT.match(host):
+                name = host.rsplit(":", 1)[0]
+                raise ValueError(f"{host!r} has a port; list the host name only "
+                                 f"({name!r}: the port is not compared)")
+        return value
 
     def hosts(self, bind: str | None = None) -> list[str]:
         """The allowed ``Host`` names: the loopback names, then ``allowed_hosts``
