@@ -6,6 +6,7 @@ their ``seq``; a :class:`Subscription` delivers them once each, in order,
 filling gaps from the store when its bus can lose messages.
 """
 
+from .limits import Limiter, LocalLimiter
 from .local import Bus, CatchUp, Hooks, LocalBus, Message, OnRemote, Subscription
 
 
@@ -21,5 +22,6 @@ def open_bus(redis_url: str | None, prefix: str = "cardwar:",
 
 
 __all__ = [
-    "Bus", "CatchUp", "Hooks", "LocalBus", "Message", "OnRemote", "Subscription", "open_bus",
+    "Bus", "CatchUp", "Hooks", "Limiter", "LocalBus", "LocalLimiter", "Message", "OnRemote",
+    "Subscription", "open_bus",
 ]

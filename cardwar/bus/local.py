@@ -15,6 +15,8 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .limits import Limiter, LocalLimiter
+
 #: A message on the bus: a stored event or an ephemeral message, JSON-ready.
 Message = Mapping[str, Any]
 
@@ -173,6 +175,11 @@ class Bus(Protocol):
     @property
     def liveness_ttl(self) -> float: ...
 
+    @property
+    def limiter(self) -> Limiter:
+        """Where rate limits are counted (shared by every process when distributed)."""
+        ...
+
     async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``game_id``."""
         ...
@@ -240,6 +247,8 @@ class LocalBus:
 
     def __init__(self) -> None:
         self._subs: Subscriptions = {}
+        #: rate limits, counted in this process (the only one)
+        self.limiter: Limiter = LocalLimiter()
 
     def attach(self, hooks: Hooks) -> None:
         """Nothing to connect: no message comes from elsewhere."""

@@ -48,6 +48,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from .limits import Limiter, RedisLimiter
 from .local import (
     Hooks,
     Message,
@@ -123,6 +124,8 @@ class RedisBus:
         self._redis = client(url)
         self._listen_client = client(url, client_name=f"cw-bus-{self.origin}")
         self._backoff = ExponentialBackoff(cap=MAX_BACKOFF, base=reconnect_delay)
+        #: rate limits, counted in Redis: N processes allow each limit once
+        self.limiter: Limiter = RedisLimiter(self._redis, prefix)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}

@@ -7,15 +7,16 @@ delivers it, and each page words it in its own reader's language. There is
 no free text, so nothing to moderate.
 
 Each seat may react :data:`REACTION_RATE` times (a leaky bucket, shared by
-the seat's connections to this process), each spectator connection as
-often; more is refused with ``too_many_reactions``.
+the seat's connections to every process: counted by the bus's limiter, in
+Redis with several processes), each spectator connection as often; more is
+refused with ``too_many_reactions``. What is not a reaction (an unknown key,
+a long text, more fields) is refused by the protocol before it gets here,
+so it never counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-
-from aiolimiter import AsyncLimiter
 
 from cardwar.bus import Bus
 
@@ -25,8 +26,6 @@ from .table import Table
 
 #: Reactions one seat (or one spectator connection) may send: (count, per seconds).
 REACTION_RATE = (3, 6.0)
-#: Buckets kept before the idle ones (full again: nothing to remember) are dropped.
-MAX_BUCKETS = 4096
 
 
 class Reactions:
@@ -40,21 +39,6 @@ class Reactions:
     def __init__(self, bus: Bus, rate: tuple[int, float] = REACTION_RATE) -> None:
         self.bus = bus
         self.rate = rate
-        self._buckets: dict[Hashable, AsyncLimiter] = {}
-
-    def _bucket(self, sender: Hashable) -> AsyncLimiter:
-        bucket = self._buckets.get(sender)
-        if bucket is None:
-            if len(self._buckets) >= MAX_BUCKETS:
-                self._forget_idle()
-            bucket = self._buckets[sender] = AsyncLimiter(*self.rate)
-        return bucket
-
-    def _forget_idle(self) -> None:
-        """Drop the buckets that have leaked empty (a new one would be the same)."""
-        count = self.rate[0]
-        for sender in [s for s, b in self._buckets.items() if b.has_capacity(count)]:
-            del self._buckets[sender]
 
     async def react(self, table: Table, seat: int | None, key: ReactionKey,
                     connection: Hashable = None) -> None:
@@ -74,12 +58,9 @@ class Reactions:
         game_id = table.id
         if seat is not None and table.record.seats[seat].kind != "human":
             raise TableError(ErrorCode.NOT_SEATED)
-        sender: Hashable = (game_id, seat) if seat is not None else (game_id, None, connection)
-        bucket = self._bucket(sender)
-        if not bucket.has_capacity():
+        # a seat's budget is the seat's on every process; a spectator's, its connection's
+        sender = f"react:{game_id}:{seat}" if seat is not None else \
+            f"react:{game_id}:watcher:{getattr(self.bus, 'origin', '')}:{hash(connection)}"
+        if await self.bus.limiter.hit(sender, *self.rate):
             raise TableError(ErrorCode.TOO_MANY_REACTIONS)
-        await bucket.acquire()  # room left: returns at once
         await self.bus.publish(game_id, Reaction(type="reaction", seq=None, seat=seat, key=key))
-
-    def __len__(self) -> int:
-        return len(self._buckets)

@@ -37,6 +37,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     bus = open_bus(settings.redis, settings.redis_prefix, settings.presence_ttl)
     service = TableService(store, bus, settings)
     app.state.tables = service
+    app.state.guard.limiter = bus.limiter  # the limits, counted by every process at once
     # every socket's shared parts: frames encoded once, one heartbeat clock
     app.state.sockets = Sockets(event_builder(service))
     service.start_background()

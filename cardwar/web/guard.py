@@ -13,9 +13,10 @@
   :func:`Guard.check` raises 429, shown as the translated error page), and
   sockets open at once, per address and per game (:meth:`Guard.open_socket`).
 
-Every count lives in bounded memory: the per-minute buckets in a
-:class:`cachetools.TTLCache` (an address unseen for a minute is forgotten),
-the socket counts only while a socket is open.
+The per-minute counts go to the bus's :class:`~cardwar.bus.Limiter`: in
+Redis when it is configured, so N processes allow each limit once, not N
+times (:mod:`cardwar.bus.limits`); the socket counts live in this process,
+only while a socket is open.
 """
 
 from __future__ import annotations
@@ -26,21 +27,18 @@ import socket
 from collections import Counter
 from typing import Literal
 
-from aiolimiter import AsyncLimiter
-from cachetools import TTLCache
 from fastapi import FastAPI
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from cardwar.bus import Limiter, LocalLimiter
 from cardwar.obs import limited
 from cardwar.settings import Settings, names
 
 #: What the per-minute limits count.
 Action = Literal["create", "join", "rematch"]
-#: Most client addresses whose per-minute counts are kept at once.
-MAX_ADDRESSES = 100_000
 
 
 def client_address(conn: HTTPConnection) -> str:
@@ -49,15 +47,19 @@ def client_address(conn: HTTPConnection) -> str:
 
 
 class Guard:
-    """Per-address limits of one process (settings in :class:`~cardwar.settings.Settings`)."""
+    """Per-address limits (settings in :class:`~cardwar.settings.Settings`).
+
+    Attributes:
+        limiter: where the per-minute limits are counted (the app's lifespan sets
+            the bus's, shared by every process on Redis).
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._rates: dict[Action, int] = {
             "create": settings.creates_per_minute, "join": settings.joins_per_minute,
             "rematch": settings.rematches_per_minute}
-        self._buckets: TTLCache[tuple[Action, str], AsyncLimiter] = TTLCache(
-            maxsize=MAX_ADDRESSES, ttl=60.0)
+        self.limiter: Limiter = LocalLimiter()
         self._by_address: Counter[str] = Counter()
         self._by_game: Counter[str] = Counter()
 
@@ -68,18 +70,13 @@ class Guard:
             HTTPException: 429 when the address is over its per-minute limit, with
                 ``Retry-After`` (seconds until the limit lets one more through).
         """
-        key = (action, client_address(conn))
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = AsyncLimiter(max(1, self._rates[action]), 60.0)
-        self._buckets[key] = bucket  # (re)set: kept a minute after its last use
-        if not bucket.has_capacity():
+        wait = await self.limiter.hit(f"{action}:{client_address(conn)}",
+                                      self._rates[action], 60.0)
+        if wait:
             limited(action)
             # the bucket leaks one request every 60 / rate seconds
-            wait = math.ceil(60.0 / max(1, self._rates[action]))
             raise StarletteHTTPException(429, f"too many {action} requests",
-                                         headers={"Retry-After": str(wait)})
-        await bucket.acquire()
+                                         headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
     def open_socket(self, conn: HTTPConnection, game: str | None, *,
                     seated: bool = False) -> bool:

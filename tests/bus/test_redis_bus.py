@@ -183,3 +183,19 @@ async def test_an_unreachable_redis_is_retried_calmly(caplog):
     warnings = [r.getMessage() for r in caplog.records]
     assert 1 <= len(warnings) <= 6, warnings  # a few lines per outage, not thousands
     await asyncio.wait_for(bus.close(), 5)
+
+
+@pytest.mark.anyio
+async def test_limits_count_once_for_every_process_in_redis(prefix):
+    # issue 24, item 5: two processes on one Redis allow a limit once, not twice
+    from cardwar.bus.redis import RedisBus
+
+    a, b = RedisBus(REDIS_URL, prefix), RedisBus(REDIS_URL, prefix)
+    try:
+        waits = [await (a, b)[i % 2].limiter.hit("join:10.0.0.1", 3, 60.0) for i in range(5)]
+        assert waits[:3] == [0.0, 0.0, 0.0]
+        assert 19.0 < waits[3] <= 20.0 and 19.0 < waits[4] <= 20.0  # one more in 20 s
+        assert await a.limiter.hit("join:10.0.0.2", 3, 60.0) == 0.0  # another address
+    finally:
+        await a.close()
+        await b.close()

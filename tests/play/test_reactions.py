@@ -80,3 +80,21 @@ def test_reactions_are_limited_per_seat_with_a_clear_refusal(client):
         assert until(w1, "error")["code"] == "too_many_reactions"
         w2.send_json({"type": "react", "key": "sad"})
         until(b, "reaction", seat=None, key="sad")
+
+
+def test_invalid_reactions_are_refused_before_the_limit_and_never_count(client):
+    # issue 24, item 8: what is not a reaction is refused as such, and the seat
+    # still has its whole budget afterwards
+    gid, s0 = create(client)
+    with open_ws(client, gid, s0) as a:
+        a.receive_json()
+        for bad in ({"type": "react", "key": "nope"}, {"type": "react", "key": "x" * 2000},
+                    {"type": "react", "key": "clap", "extra": 1}, {"type": "react", "key": 7},
+                    {"type": "react"}):
+            a.send_json(bad)
+            assert until(a, "error")["code"] == "bad_message"
+        for _ in range(REACTION_RATE[0]):
+            a.send_json({"type": "react", "key": "clap"})
+            until(a, "reaction")
+        a.send_json({"type": "react", "key": "clap"})
+        assert until(a, "error")["code"] == "too_many_reactions"

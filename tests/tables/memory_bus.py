@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from cardwar.bus import Hooks, Message, Subscription
+from cardwar.bus import Hooks, LocalLimiter, Message, Subscription
 
 
 class MemoryHub:
@@ -31,6 +31,7 @@ class MemoryHub:
         self.buses: list[MemoryBus] = []
         self.lose: Callable[[str, str, Message], bool] = lambda origin, to, m: False
         self.dead: set[str] = set()
+        self.limiter = LocalLimiter()
 
     def bus(self, origin: str) -> MemoryBus:
         """A new process's bus, called ``origin``."""
@@ -48,6 +49,7 @@ class MemoryBus:
     def __init__(self, hub: MemoryHub, origin: str) -> None:
         self.hub = hub
         self.origin = origin
+        self.limiter = hub.limiter  # one count for every process, as in Redis
         self._subs: dict[str, set[Subscription]] = {}
         self.hooks = Hooks()
 

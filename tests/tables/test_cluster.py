@@ -227,3 +227,29 @@ async def test_a_change_refused_at_every_try_is_refused_never_published(tmp_path
         assert (await b.store.load(gid)).seq == seq  # type: ignore[union-attr]
     finally:
         await _close(a, b)
+
+
+async def test_a_seat_gets_its_reaction_budget_once_over_two_processes(tmp_path):
+    # issue 24, items 5 and 8: the limits are counted where every process sees them
+    # (the hub's one limiter stands for Redis): the seat's fourth reaction in six
+    # seconds is refused whichever process it reaches
+    from cardwar.tables import ErrorCode, TableError
+    from cardwar.tables.reactions import REACTION_RATE
+
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    try:
+        gid = await _game(a)
+        for i in range(REACTION_RATE[0]):
+            service = (a, b)[i % 2]
+            table = await service.get(gid)
+            assert table is not None
+            await service.reactions.react(table, 0, "clap")
+        for service in (a, b):
+            table = await service.get(gid)
+            assert table is not None
+            with pytest.raises(TableError) as refused:
+                await service.reactions.react(table, 0, "clap")
+            assert refused.value.code == ErrorCode.TOO_MANY_REACTIONS.value
+    finally:
+        await _close(a, b)
