@@ -29,6 +29,7 @@ from sqlalchemy import (
     func,
     select,
     text,
+    update,
 )
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, make_url
@@ -61,6 +62,9 @@ RECONNECT_TRIES = 6
 RECONNECT_DELAY = 0.25
 
 T = TypeVar("T")
+
+#: The status of a game kept only as a tombstone (:meth:`Store.retire`).
+EXPIRED = "expired"
 
 
 #: What asyncpg raises when the connection, not the statement, failed: lost
@@ -284,7 +288,7 @@ class Store:
     async def _load(self, game_id: str) -> GameRecord | None:
         async with self._sessions() as session:
             row = await session.get(GameRow, game_id)
-            if row is None:
+            if row is None or row.status == EXPIRED:
                 return None
             seats = (await session.scalars(
                 select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
@@ -355,12 +359,55 @@ class Store:
             done = await session.execute(delete(GameRow).where(GameRow.id.in_(game_ids)))
             return int(getattr(done, "rowcount", 0) or 0)
 
+    async def retire(self, game_ids: list[str]) -> int:
+        """Delete the seats and events of ``game_ids`` and keep each game's row as a
+        tombstone (status ``expired``, seed and hands forgotten): its link says it
+        expired, not that it never existed.
+
+        Returns:
+            How many games were retired.
+        """
+        if not game_ids:
+            return 0
+        async with self._write_lock, self._sessions.begin() as session:
+            for row in (EventRow, SeatRow):
+                await session.execute(delete(row).where(row.game_id.in_(game_ids)))
+            done = await session.execute(
+                update(GameRow).where(GameRow.id.in_(game_ids), GameRow.status != EXPIRED)
+                .values(status=EXPIRED, seed=None, hands=None, updated_at=datetime.now(UTC)))
+            return int(getattr(done, "rowcount", 0) or 0)
+
+    async def tombstones(self, before: datetime, limit: int) -> list[str]:
+        """Up to ``limit`` ids of games retired (:meth:`retire`) before ``before``."""
+        async with self._sessions() as session:
+            return list((await session.scalars(
+                select(GameRow.id).where(GameRow.status == EXPIRED,
+                                         GameRow.updated_at < before).limit(limit))).all())
+
+    async def was_expired(self, game_id: str) -> bool:
+        """True when ``game_id`` was retired (:meth:`retire`)."""
+        async def query() -> bool:
+            async with self._sessions() as session:
+                return bool(await session.scalar(select(GameRow.id).where(
+                    GameRow.id == game_id, GameRow.status == EXPIRED)))
+        return await self._reconnecting(query)
+
+    async def touch(self, game_ids: list[str]) -> None:
+        """Set ``updated_at`` of the games of ``game_ids`` still in the lobby to now
+        (a page opened or closed there): their lobby expiry counts from now."""
+        if not game_ids:
+            return
+        async with self._write_lock, self._sessions.begin() as session:
+            await session.execute(
+                update(GameRow).where(GameRow.id.in_(game_ids), GameRow.status == "lobby")
+                .values(updated_at=datetime.now(UTC)))
+
     async def expired(self, lobby_before: datetime, over_before: datetime | None,
                       limit: int) -> list[str]:
-        """Up to ``limit`` ids of games still in the lobby that were created
-        before ``lobby_before``, and of finished games last changed before
-        ``over_before`` (None: finished games are kept)."""
-        expired = (GameRow.status == "lobby") & (GameRow.created_at < lobby_before)
+        """Up to ``limit`` ids of games still in the lobby last active (created,
+        changed or touched) before ``lobby_before``, and of finished games last
+        changed before ``over_before`` (None: finished games are kept)."""
+        expired = (GameRow.status == "lobby") & (GameRow.updated_at < lobby_before)
         if over_before is not None:
             expired = expired | ((GameRow.status == "over") & (GameRow.updated_at < over_before))
         async with self._sessions() as session:
@@ -396,7 +443,7 @@ def _record(row: GameRow, seats: Sequence[SeatRow], secrets: bool = True) -> Gam
         seed=row.seed, hands=row.hands, commitment=row.commitment, status=row.status,
         battles=row.battles, flipped=list(row.flipped or []), seq=row.seq,
         created_at=_aware(row.created_at), public=bool(row.public),
-        locale=row.locale or "en",
+        locale=row.locale or "en", updated_at=_aware(row.updated_at),
         seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,
                           secret_hash=s.secret_hash if secrets else None,
                           auto_flip=s.auto_flip)

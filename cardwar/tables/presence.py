@@ -212,6 +212,10 @@ class Presence:
         """``game_id`` ended: nobody is played for while away any more."""
         self._gone.pop(game_id, None)
 
+    def local_games(self) -> list[str]:
+        """The games with a page (a seat's or a spectator's) open in this process."""
+        return sorted(self._online.keys() | self._watchers.keys())
+
     def games(self) -> int:
         """How many games this process keeps anything about (connections, gone
         seats, what other processes said)."""

@@ -62,6 +62,9 @@ class GameRecord:
     public: bool = False
     #: the creator's language (link previews, the open tables page)
     locale: str = "en"
+    #: when it was last changed or touched (a page opened or closed in the lobby);
+    #: None for a record not read from the store
+    updated_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +111,26 @@ class GameStore(Protocol):
 
     async def expired(self, lobby_before: datetime, over_before: datetime | None,
                       limit: int) -> list[str]:
-        """Up to ``limit`` ids of games in the lobby created before ``lobby_before``
+        """Up to ``limit`` ids of games in the lobby last active before ``lobby_before``
         and of finished games last changed before ``over_before`` (None: none)."""
+        ...
+
+    async def retire(self, game_ids: list[str]) -> int:
+        """Delete the seats and events of these games and keep each as a tombstone
+        (status ``expired``: its link says it expired); how many there were."""
+        ...
+
+    async def tombstones(self, before: datetime, limit: int) -> list[str]:
+        """Up to ``limit`` ids of tombstones (:meth:`retire`) made before ``before``."""
+        ...
+
+    async def was_expired(self, game_id: str) -> bool:
+        """True when ``game_id`` is a tombstone (:meth:`retire`): it existed, and expired."""
+        ...
+
+    async def touch(self, game_ids: list[str]) -> None:
+        """Note activity in these games if they are in the lobby (a page opened or
+        closed): their lobby expiry counts from now."""
         ...
 
     async def count_playing(self) -> int:

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from cardwar.bus import Bus, Message
@@ -89,6 +90,8 @@ class TableService:
         self.reactions = Reactions(bus)
         self.open_tables = OpenTables(store, bus, settings)
         self._gauges: asyncio.Task[None] | None = None
+        #: lobby -> its last activity seen by this process (a change, a page opened or closed)
+        self._active: dict[str, datetime] = {}
         self._closed = False
         self._recounting = self._recount_again = False
 
@@ -251,6 +254,10 @@ class TableService:
                 assert refusal is not None  # the only way to the last try's end
                 raise refusal
             table = self.cache.put(work)
+            if table.status == "lobby" and events:
+                self._active[game_id] = datetime.now(UTC)
+            else:
+                self._active.pop(game_id, None)
             await self._published(table, events,
                                   time.perf_counter() - entered if waited else None)
             return table, value
@@ -305,8 +312,12 @@ class TableService:
         """Start the game for its creator, filling open and reserved seats with computers.
 
         Raises:
-            TableError: ``no_game``, ``not_creator``, ``not_lobby``.
+            TableError: ``no_game`` (also a lobby expired and not removed yet),
+                ``not_creator``, ``not_lobby``.
         """
+        current = await self.get(game_id)
+        if current is None or await self.lobby_expired(current):
+            raise TableError(ErrorCode.NO_GAME)
         table, _ = await self.apply(game_id, lambda t: t.start(seat))
         for rec in table.record.seats:
             if rec.kind == "human" and rec.seat not in self.online(game_id):
@@ -399,12 +410,51 @@ class TableService:
         return self.clocks.idle_message(table)
 
     async def connect(self, game_id: str, seat: int | None) -> None:
-        """A page connected (:meth:`Presence.connect`)."""
+        """A page connected (:meth:`Presence.connect`); in the lobby, activity."""
         await self.presence.connect(game_id, seat)
+        await self._touch(game_id)
 
     async def disconnect(self, game_id: str, seat: int | None) -> None:
-        """A page went away (:meth:`Presence.disconnect`)."""
+        """A page went away (:meth:`Presence.disconnect`); in the lobby, activity."""
         await self.presence.disconnect(game_id, seat)
+        await self._touch(game_id)
+
+    # -- lobbies that expire -------------------------------------------------------
+    async def _touch(self, game_id: str) -> None:
+        """Note activity in ``game_id`` if it is a lobby (here and in the store)."""
+        table = self.cache.get(game_id)
+        if table is None or table.status != "lobby":
+            return
+        self._active[game_id] = datetime.now(UTC)
+        try:
+            await self.store.touch([game_id])
+        except Exception:  # noqa: BLE001 - the next activity says it again
+            log.warning("could not note activity in lobby %s", game_id, exc_info=True)
+
+    async def lobby_expired(self, table: Table) -> bool:
+        """True when ``table`` is a lobby whose last activity (here, in the store:
+        on any process) is more than ``settings.lobby_ttl`` seconds ago: it is no
+        longer served, even before the sweep removes it. A lobby with a page
+        open is never expired."""
+        if table.status != "lobby" or self.online(table.id) or self.watchers(table.id):
+            return False
+        ttl = timedelta(seconds=self.settings.lobby_ttl)
+        now = datetime.now(UTC)
+        last = max(self._active.get(table.id, table.record.created_at),
+                   table.record.updated_at or table.record.created_at)
+        if now - last < ttl:
+            return False
+        stored = await self.store.load(table.id)  # another process may have seen activity
+        if stored is not None and stored.updated_at is not None and now - stored.updated_at < ttl:
+            self._active[table.id] = stored.updated_at
+            return False
+        return True
+
+    def open_lobbies(self) -> list[str]:
+        """The games with a page open in this process: those still in the lobby
+        are kept from expiring (:meth:`GameStore.touch` touches only lobbies)."""
+        return [g for g in self.presence.local_games()
+                if (t := self.cache.get(g)) is None or t.status == "lobby"]
 
     async def catch_up(self, game_id: str, seq: int) -> list[Message]:
         """The stored events of ``game_id`` above ``seq`` (:meth:`Cluster.catch_up`)."""

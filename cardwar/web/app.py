@@ -41,7 +41,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # every socket's shared parts: frames encoded once, one heartbeat clock
     app.state.sockets = Sockets(event_builder(service))
     service.start_background()
-    sweeper = Retention(store, service.cache, settings)
+    sweeper = Retention(store, service.cache, settings, service.open_lobbies)
     sweeper.start()
     try:
         yield

@@ -56,6 +56,7 @@ from .seats import (
     forbidden,
     form_echo,
     json_script,
+    live_table,
     same_origin,
     seat_of,
     service,
@@ -139,8 +140,7 @@ async def shared_replay(request: Request, game_id: str) -> Response:
 @router.get("/g/{game_id}/qr.svg", include_in_schema=False)
 async def qr_code(request: Request, game_id: str) -> Response:
     """The shared link as an SVG QR code."""
-    if await service(request).get(game_id) is None:
-        raise StarletteHTTPException(404)
+    await live_table(request, game_id)
     link = str(request.base_url).rstrip("/") + f"/g/{game_id}"
     out = io.BytesIO()
     segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
@@ -153,9 +153,7 @@ async def qr_code(request: Request, game_id: str) -> Response:
 async def game_page(request: Request, locale: str, game_id: str) -> Response:
     """The game page: lobby, table and end screen, driven by game.js."""
     check_locale(locale)
-    table = await service(request).get(game_id)
-    if table is None:
-        raise StarletteHTTPException(404)
+    table = await live_table(request, game_id)
     seat = seat_of(table, request.cookies)
     free = table.open_seats()
     can_join = seat is None and table.status == "lobby" and bool(free)
@@ -209,9 +207,7 @@ async def join_game(
     if not same_origin(request):
         raise forbidden()
     tables = service(request)
-    table = await tables.get(game_id)
-    if table is None:
-        raise StarletteHTTPException(404)
+    table = await live_table(request, game_id)
     back = RedirectResponse(f"/{locale}/g/{game_id}", status_code=303)
     if seat_of(table, request.cookies) is not None:
         return back
@@ -245,7 +241,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     tables = service(ws)
     table = await tables.get(game_id)
-    if table is None:
+    if table is None or await tables.lobby_expired(table):
         await ws.close(code=1008)
         return
     secret = ws.cookies.get(cookie_name(game_id))

@@ -34,6 +34,7 @@ from .seats import (
     check_locale,
     forbidden,
     json_script,
+    live_table,
     same_origin,
     seat_of,
     service,
@@ -52,10 +53,7 @@ def _not_found() -> StarletteHTTPException:
 
 async def _table(request: Request, locale: str | None, game_id: str) -> Table:
     check_locale(locale)
-    table = await service(request).get(game_id)
-    if table is None:
-        raise _not_found()
-    return table
+    return await live_table(request, game_id)
 
 
 async def _posted_seat(request: Request, locale: str, game_id: str) -> tuple[Table, int | None]:

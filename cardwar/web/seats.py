@@ -6,7 +6,9 @@
 * State-changing POSTs and the WebSocket handshake must come from this site
   (:func:`same_origin`: ``Origin`` matching ``Host``, or
   ``Sec-Fetch-Site: same-origin``).
-* :func:`service` is the table service of the app serving a request.
+* :func:`service` is the table service of the app serving a request;
+  :func:`live_table` the game a request is about: 404 for an unknown id,
+  410 ("this game has expired") for a lobby past its time or a removed game.
 """
 
 from __future__ import annotations
@@ -33,6 +35,23 @@ def service(request: Request | WebSocket) -> TableService:
     """The table service of the app serving ``request`` (set up by its lifespan)."""
     tables: TableService = request.app.state.tables
     return tables
+
+
+async def live_table(conn: HTTPConnection, game_id: str) -> Table:
+    """The table ``game_id`` a page or form is about.
+
+    Raises:
+        HTTPException: 410 when it expired (a lobby past ``lobby_ttl``, even
+            before the sweep removes it, or a game removed by the sweep), 404
+            when there is no such game.
+    """
+    tables: TableService = conn.app.state.tables
+    table = await tables.get(game_id)
+    if table is not None and not await tables.lobby_expired(table):
+        return table
+    if table is not None or await tables.store.was_expired(game_id):
+        raise StarletteHTTPException(410, "this game has expired")
+    raise StarletteHTTPException(404)
 
 
 def cookie_name(game_id: str) -> str:

@@ -311,7 +311,9 @@ class Connection:
 
     async def _handle(self, raw: str | bytes | None) -> None:
         table = await self.service.get(self.game_id)
-        if table is None:
+        if table is None:  # removed meanwhile (an expired lobby): say so, never silence
+            await self.send_text(dumps({"type": "error", "seq": None,
+                                        "code": ErrorCode.NO_GAME.value}))
             return
         if not await hit(self._messages):
             await self.too_fast(table)

@@ -228,7 +228,7 @@ def test_lobbies_that_never_start_expire_with_their_events(tmp_path):
         assert run(at, 0.5) == 0
         assert c.get(f"/en/g/{lobby}").status_code == 200
         assert run(at, 2) == 1
-        assert c.get(f"/en/g/{lobby}").status_code == 404
+        assert c.get(f"/en/g/{lobby}").status_code == 410  # "this game has expired"
 
         async def events(game):
             return await service.store.events_since(game, 0)
@@ -252,6 +252,6 @@ def test_finished_games_are_kept_for_finished_ttl(tmp_path):
 
         assert c.portal.call(at, 0.5) == 0
         assert c.portal.call(at, 2) == 1
-        assert c.get(f"/en/g/{played}/replay").status_code == 404
-        assert c.get(f"/g/{played}/game.json").status_code == 404
+        assert c.get(f"/en/g/{played}/replay").status_code == 410  # expired, not unknown
+        assert c.get(f"/g/{played}/game.json").status_code == 410
 
