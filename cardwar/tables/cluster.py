@@ -95,6 +95,10 @@ class Cluster:
             self.cache.drop(game_id)
             return None
         table = self.cache.put(Table(record))
+        if previous.status == "lobby" and table.status != "lobby":
+            # the start (and the seating) was missed: number who is here by table seats
+            for event in await self.store.events_since(game_id, previous.seq):
+                self._moved(game_id, stored_message(event))
         if table.status == "playing" and (
             not self.clocks.count(game_id) or previous.steps != table.steps
             or previous.status != table.status
@@ -115,9 +119,16 @@ class Cluster:
             if not follow(table, event):
                 self.cache.mark_stale(table.id)
                 return None
+            self._moved(table.id, event)
         if missed and table.status == "playing":
             self.clocks.arm_round(table)
         return len(missed)
+
+    def _moved(self, game_id: str, event: Message) -> None:
+        """An event read from the store that moved the players (``started`` with
+        its seating, ``left`` in the lobby): presence follows them (once)."""
+        if event.get("type") in ("started", "left") and isinstance(event.get("seating"), list):
+            self.presence.reseat(game_id, list(event["seating"]), event.get("seq"))
 
     async def on_remote(self, game_id: str, message: Message, origin: str = "") -> None:
         """Another process published ``message``: bring the cached table up to it.
@@ -129,7 +140,7 @@ class Cluster:
         if self.presence.heard(game_id, message, origin):
             return
         if message.get("type") in ("started", "left") and isinstance(message.get("seating"), list):
-            self.presence.reseat(game_id, list(message["seating"]))
+            self.presence.reseat(game_id, list(message["seating"]), message.get("seq"))
         seq = message.get("seq")
         table = self.cache.get(game_id)
         if seq is None or table is None or self.cache.is_stale(game_id) or seq <= table.seq:

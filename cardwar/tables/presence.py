@@ -70,6 +70,8 @@ class Presence:
         self._checks: asyncio.Task[None] | None = None
         # processes whose liveness key was missing at the last check (dead at the next)
         self._suspects: set[str] = set()
+        # game -> the seq of the last seating move numbered here (see reseat)
+        self._reseated: dict[str, int] = {}
 
     # -- queries --------------------------------------------------------------
     def online(self, game_id: str) -> set[int]:
@@ -195,10 +197,18 @@ class Presence:
         if table is not None and table.status == "playing" and seat in table.to_flip():
             self.clocks.arm_round(table)  # no computer flip for them any more
 
-    def reseat(self, game_id: str, order: list[int]) -> None:
+    def reseat(self, game_id: str, order: list[int], seq: int | None = None) -> None:
         """The game started and the seed drew the seating, or players moved up a
         seat in the lobby after one left (``order[s]``: the seat whose player now
-        sits at ``s``): number what is known here by the new seats."""
+        sits at ``s``): number what is known here by the new seats.
+
+        ``seq``: the number of the event that moved them. However the event
+        reaches this process (published here, heard on the bus, read from the
+        store after the bus missed it), its move is made once."""
+        if seq is not None:
+            if seq <= self._reseated.get(game_id, 0):
+                return
+            self._reseated[game_id] = seq
         where = {p: s for s, p in enumerate(order)}
         counter = self._online.get(game_id)
         if counter is not None:
@@ -211,6 +221,7 @@ class Presence:
     def forget(self, game_id: str) -> None:
         """``game_id`` ended: nobody is played for while away any more."""
         self._gone.pop(game_id, None)
+        self._reseated.pop(game_id, None)
 
     def local_games(self) -> list[str]:
         """The games with a page (a seat's or a spectator's) open in this process."""

@@ -267,7 +267,7 @@ class TableService:
         """Publish ``events`` (saved), count them, and arm the timers they call for."""
         for event in events:
             if event["type"] in ("started", "left") and "seating" in event:
-                self.presence.reseat(table.id, event["seating"])
+                self.presence.reseat(table.id, event["seating"], event["seq"])
             await self.bus.publish(table.id, event)
             if event["type"] == "battle":
                 battle_played(table.variant.name, latency)
@@ -412,24 +412,29 @@ class TableService:
     async def connect(self, game_id: str, seat: int | None) -> None:
         """A page connected (:meth:`Presence.connect`); in the lobby, activity."""
         await self.presence.connect(game_id, seat)
-        await self._touch(game_id)
+        self._touch(game_id)
 
     async def disconnect(self, game_id: str, seat: int | None) -> None:
         """A page went away (:meth:`Presence.disconnect`); in the lobby, activity."""
         await self.presence.disconnect(game_id, seat)
-        await self._touch(game_id)
+        self._touch(game_id)
 
     # -- lobbies that expire -------------------------------------------------------
-    async def _touch(self, game_id: str) -> None:
-        """Note activity in ``game_id`` if it is a lobby (here and in the store)."""
+    def _touch(self, game_id: str) -> None:
+        """Note activity in ``game_id`` if it is a lobby: here at once, in the store
+        in the background (a page never waits for it)."""
         table = self.cache.get(game_id)
-        if table is None or table.status != "lobby":
+        if table is None or table.status != "lobby" or self._closed:
             return
         self._active[game_id] = datetime.now(UTC)
-        try:
-            await self.store.touch([game_id])
-        except Exception:  # noqa: BLE001 - the next activity says it again
-            log.warning("could not note activity in lobby %s", game_id, exc_info=True)
+
+        async def touch() -> None:
+            try:
+                await self.store.touch([game_id])
+            except Exception:  # noqa: BLE001 - the next activity says it again
+                log.warning("could not note activity in lobby %s", game_id, exc_info=True)
+
+        self.clocks.timers.spawn(touch())
 
     async def lobby_expired(self, table: Table) -> bool:
         """True when ``table`` is a lobby whose last activity (here, in the store:

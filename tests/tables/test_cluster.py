@@ -253,3 +253,30 @@ async def test_a_seat_gets_its_reaction_budget_once_over_two_processes(tmp_path)
             assert refused.value.code == ErrorCode.TOO_MANY_REACTIONS.value
     finally:
         await _close(a, b)
+
+
+async def test_presence_follows_a_start_read_from_the_store(tmp_path):
+    # issue 24, item 2 (found by the chaos soak): the start (seed "war": seating
+    # [1, 0]) is lost on its way to b, which reads it from the store; Bob, connected
+    # to b, must be counted at his table seat 0, not his lobby seat 1
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub, testing_seed="war", testing_stacked_deck=False)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        gid = table.id
+        async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+            await b.get(gid)
+            await b.connect(gid, 1)  # Bob, lobby seat 1
+            _to_b(hub, lambda m: m.get("type") == "started")
+            await a.start(gid, 0)
+            assert b.online(gid) == {1}  # not heard yet
+            b.cache.mark_stale(gid)  # a gap seen: read the store
+            current = await b.get(gid)
+            assert current is not None and current.seating() == [1, 0]
+            assert b.online(gid) == {0}
+            assert a.online(gid) == {0}
+            await b.disconnect(gid, 0)
+            assert b.online(gid) == set()
+    finally:
+        await _close(a, b)
