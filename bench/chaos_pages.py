@@ -43,6 +43,8 @@ class Counters:
         self.http_5xx = 0
         self.unavailable = 0
         self.offline_shown = 0
+        #: each 5xx: (when, wall clock; what was asked; its status)
+        self.failures: list[tuple[float, str, int]] = []
         self.errors: dict[str, int] = {}
 
 
@@ -120,6 +122,8 @@ class Page:
             except InvalidStatus as exc:
                 if exc.response.status_code >= 500:
                     self.run.counters.http_5xx += 1
+                    self.run.counters.failures.append((time.time(), url,
+                                                       exc.response.status_code))
             except (OSError, TimeoutError, WebSocketException):
                 pass
             finally:
@@ -288,6 +292,8 @@ async def http(run: Any, method: str, url: str, **kwargs: Any) -> httpx.Response
             continue
         if response.status_code >= 500:
             run.counters.http_5xx += 1
+            run.counters.failures.append((time.time(), f"{method} {url}",
+                                          response.status_code))
             await asyncio.sleep(0.5)
             continue
         return response
