@@ -91,7 +91,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
     ``profile``: run each under ``bench/cpuprof.py`` (a CPU-time cProfile switched
     on by SIGUSR1, off by SIGUSR2), writing ``logdir/serverN.prof`` at exit.
     """
-    import httpx
+    import httpx2 as httpx
 
     servers = []
     for i in range(n):
@@ -339,7 +339,7 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
                        warmup: float, go: Any, ready_flag: Any,
                        together: bool, spectators: int = 0, per_table: int = 18,
                        servers: list[str] | None = None) -> dict[str, Any]:
-    import httpx
+    import httpx2 as httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
                              "timer_played": 0,

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 

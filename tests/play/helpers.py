@@ -49,6 +49,14 @@ def join(c: TestClient, gid: str, nickname: str) -> str:
     return secret
 
 
+def seat_headers(seats: dict[str, str], base: dict[str, str] | None = None) -> dict[str, str]:
+    """The headers of a request from a browser holding these seats (game id ->
+    secret): ``base`` (e.g. :data:`ORIGIN`) and the seat cookies in a Cookie
+    header (the test client deprecates per-request ``cookies=``)."""
+    cookie = "; ".join(f"cw_{gid}={secret}" for gid, secret in seats.items())
+    return {**(base or {}), **({"cookie": cookie} if cookie else {})}
+
+
 def ws(c: TestClient, gid: str, secret: str | None = None, query: str = "") -> Any:
     """Open the game's WebSocket as the seat of ``secret`` (or a spectator)."""
     headers = dict(ORIGIN)
