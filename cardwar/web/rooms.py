@@ -33,7 +33,6 @@ from .previews import game_preview
 from .seats import (
     check_locale,
     forbidden,
-    json_script,
     same_origin,
     seat_of,
     service,
@@ -139,8 +138,8 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
                   page=page_of(table.variant),
                   active=table.variant.name, show_alternates=False,
                   preview=game_preview(request, table, replay=True),
-                  strings_json=json_script(client_strings(locale, table.variant.name)),
-                  replay_json=json_script(data), download=data["download"],
+                  page_strings=client_strings(locale, table.variant.name),
+                  replay_data=data, download=data["download"],
                   game_page=data["game_page"], turns=turns)
 
 

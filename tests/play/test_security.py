@@ -17,6 +17,7 @@ from .helpers import (
     ORIGIN,
     cards_named,
     create,
+    finish,
     join,
     make_client,
     seat_headers,
@@ -231,6 +232,25 @@ def test_markup_in_a_nickname_is_text_everywhere(client):
     with ws(client, gid, s1) as sock:
         state = sock.receive_json()
     assert state["seats"][0]["nickname"] == evil  # the script shows it with textContent
+
+
+def test_a_nickname_cannot_close_the_data_a_page_embeds(client):
+    """The replay page embeds the game, nicknames too, as JSON in a script
+    element (Jinja's ``|tojson``): a nickname with ``</script>`` stays data."""
+    evil = "</script><b>x"
+    gid, s0 = create(client, nickname=evil)
+    s1 = join(client, gid, "Bob")
+    with ws(client, gid, s0) as w0, ws(client, gid, s1) as w1:
+        w0.receive_json()
+        w1.receive_json()
+        finish([w0, w1])
+    page = client.get(f"/uk/g/{gid}/replay").text
+    assert "</script><b>" not in page
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                      page, re.S)
+    assert found and evil in json.dumps(json.loads(found[1]), ensure_ascii=False)
+    strings = re.search(r'id="play-strings">(.*?)</script>', page, re.S)
+    assert strings and "Місце" in strings[1]  # the words as UTF-8, not escapes
 
 
 def test_server_errors_are_a_translated_page_with_a_request_id(tmp_path, caplog):
