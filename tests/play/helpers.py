@@ -57,6 +57,19 @@ def seat_headers(seats: dict[str, str], base: dict[str, str] | None = None) -> d
     return {**(base or {}), **({"cookie": cookie} if cookie else {})}
 
 
+def armed(c: TestClient, gid: str) -> int:
+    """How many timers ``gid`` has armed once the change in flight is over (its
+    lock taken and given back): 0 means nothing will happen by itself, which a
+    test shows without waiting to see that nothing comes."""
+    service = c.app.state.tables
+
+    async def count() -> int:
+        async with service.cache.lock(gid):
+            return int(service.clocks.count(gid))
+
+    return int(c.portal.call(count))  # type: ignore[union-attr]
+
+
 def ws(c: TestClient, gid: str, secret: str | None = None, query: str = "") -> Any:
     """Open the game's WebSocket as the seat of ``secret`` (or a spectator)."""
     headers = dict(ORIGIN)
