@@ -94,13 +94,18 @@ jstest: axe
 
 test: install-dev axe lint typecheck jstypecheck jstest pytest
 
-# Every test but the browser's on two workers, then the browser tests apart
-# (one worker each, which share their servers and Chromium by fixtures).
-# PYTEST_ARGS picks tests: make pytest PYTEST_ARGS="tests/web -x".
+# Every test but the browser's on two xdist workers (tests/conftest.py puts
+# those that share a costly fixture in one group), then the browser tests in a
+# run of their own (Playwright's event loop and asyncio tests do not mix in
+# one process), on workers of their own. PYTEST_ARGS picks tests, e.g.
+# make pytest PYTEST_ARGS="tests/web -x" (a run it leaves empty is no failure).
 PYTEST_WORKERS ?= 2
+BROWSER_WORKERS ?= 2
 pytest: install-dev axe
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
-	$(BIN)/python -m pytest -m browser $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not browser" \
+		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
+		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 # The web tests on the lowest versions pyproject.toml allows for the site and
 # the tests (requirements-lowest.lock), in a virtualenv of their own that uv

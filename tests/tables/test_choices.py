@@ -17,7 +17,7 @@ from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 from cardwar.tables.events import follow
 from cardwar.tables.pace import fast_forward, leave, set_pace
 
-from .test_service import _until
+from .test_service import _close, _until
 
 
 def _playing(players: int = 3, **kw) -> Table:
@@ -105,7 +105,7 @@ async def test_a_peace_waits_before_any_automatic_flip_at_every_pace(tmp_path):
     assert shown == pytest.approx({"slow": 6.5, "normal": 3.8, "fast": 2.45})
     table.skipping = True
     assert service.clocks.wait(table) == 0.0
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
@@ -127,7 +127,7 @@ async def test_leave_and_fast_forward_through_the_service(tmp_path):
     await service.set_auto(table.id, 0, True)
     await fast_forward(service, table.id, cy)
     await _until(lambda: table.status == "over")
-    await service.close()
+    await _close(service)
 
 
 def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
@@ -215,7 +215,7 @@ async def test_beggar_follows_the_players_paces(tmp_path):
     for seat in (ann, bo):
         with pytest.raises(TableError, match="not_out"):
             await fast_forward(service, table.id, seat)
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
@@ -229,7 +229,7 @@ async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path)
     assert service.clocks.pace(table) == "fast"
     await _until(lambda: table.status == "over")
     assert table.game.cards_played == 6 and table.game.tricks == 2  # the stacked deal
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
@@ -247,4 +247,4 @@ async def test_a_pace_chosen_while_a_battle_waits_counts_from_its_start(tmp_path
     await _until(lambda: table.game.battles >= 1)
     waited = time.monotonic() - started_at
     assert 1.0 <= waited < 1.4, waited  # not 1 s + 0.75 s
-    await service.close()
+    await _close(service)
