@@ -163,7 +163,7 @@ class _Player:
                     continue
                 m = json.loads(raw)
                 kind = m.get("type")
-                if kind == "started" or kind == "state" and m.get("status") != "lobby":
+                if kind == "started" or (kind == "state" and m.get("status") != "lobby"):
                     # a page that connects while the game starts may get it already
                     # started in its snapshot (with two processes, often)
                     self.started.set()
@@ -374,8 +374,7 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
             watching = await _spectators(servers, spectators, per_table, client, stats, stop)
             connected[0] += len(watching)
         ready_flag.set()  # tell the parent everyone is connected
-        while not go.is_set():
-            await asyncio.sleep(0.05)
+        await asyncio.to_thread(go.wait)  # the parent's go (a process's Event)
         schedule["start"] = time.perf_counter()
         schedule["measure"] = schedule["start"] + warmup
         schedule["stop"] = schedule["measure"] + seconds
