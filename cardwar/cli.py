@@ -79,7 +79,7 @@ def _host(text: str) -> str:
         return text
     except ValueError:
         pass
-    if not text or text[0].isdigit() and text.replace(".", "").isdigit():
+    if not text or (text[0].isdigit() and text.replace(".", "").isdigit()):
         raise argparse.ArgumentTypeError(f"not a valid IP address: {text!r}")
     try:
         socket.getaddrinfo(text, None)

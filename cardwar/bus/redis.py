@@ -338,13 +338,13 @@ class RedisBus:
         except (ValueError, KeyError, TypeError):
             log.warning("bad bus payload", extra={"channel": channel})
             return
-        except Exception:  # noqa: BLE001 - never let one game stop the listener
+        except Exception:
             log.exception("hello handler failed", extra={"game": game_id})
             return
         if self._hooks.on_remote is not None:
             try:
                 await self._hooks.on_remote(game_id, body, origin)
-            except Exception:  # noqa: BLE001 - never let one game stop the listener
+            except Exception:
                 log.exception("remote event handler failed", extra={"game": game_id})
         for sub in list(self._subs.get(game_id, ())):
             sub.put(body)

@@ -69,7 +69,7 @@ class Retention:
             while True:
                 try:
                     await self.sweep()
-                except Exception:  # noqa: BLE001 - a failed sweep is tried again later
+                except Exception:
                     log.warning("removing expired games failed", exc_info=True)
                 await asyncio.sleep(self.settings.sweep_interval)
 

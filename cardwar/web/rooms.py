@@ -154,4 +154,4 @@ async def download(request: Request, game_id: str) -> Response:
                              f'attachment; filename="cardwar-{game_id}.json"'})
 
 
-__all__ = ["router", "device_link"]
+__all__ = ["device_link", "router"]

@@ -40,7 +40,7 @@ OPTIONS = [
 ]
 
 
-def reference(variant: Variant, piles: list[list[Card]], face_down: int):  # noqa: ANN201
+def reference(variant: Variant, piles: list[list[Card]], face_down: int):
     game = Game(variant, piles, face_down)
     game.play_to_end()
     return summarize(game)

@@ -98,7 +98,7 @@ def test_guessed_game_ids_get_the_same_404(client):
 
 
 def test_a_seat_secret_never_works_in_another_game(client):
-    a, secret_a = create(client)
+    _a, secret_a = create(client)
     b, _ = create(client)
     # game A's secret under game B's cookie name: a spectator, no device link
     page = client.get(f"/en/g/{b}", headers=seat_headers({b: secret_a}))

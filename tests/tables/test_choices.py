@@ -111,7 +111,7 @@ async def test_a_peace_waits_before_any_automatic_flip_at_every_pace(tmp_path):
 @pytest.mark.anyio
 async def test_leave_and_fast_forward_through_the_service(tmp_path):
     service = await _service(tmp_path, computer_delay=0.01, peace_show=0.0)
-    table, s0 = await service.create("peace", 4, nickname="Ann")
+    table, _s0 = await service.create("peace", 4, nickname="Ann")
     _, s1 = await service.join(table.id, "Bo")
     _, s2 = await service.join(table.id, "Cy")
     await service.start(table.id, 0)  # seat 3 to the computer
