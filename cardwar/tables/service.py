@@ -69,18 +69,21 @@ class TableService:
         settings: timers (``flip_timeout``, ``computer_delay``, ``peace_show``,
             ``idle_away``, ``gone_after``)
             and ``testing_stacked_deck``.
+        clock: monotonic seconds for the timers' waits (a test passes one it
+            moves by hand; the timers themselves run on the event loop).
 
     Attributes:
         cache, clocks, presence, cluster, reactions: its parts (see the module
             docstring).
     """
 
-    def __init__(self, store: GameStore, bus: Bus, settings: Settings) -> None:
+    def __init__(self, store: GameStore, bus: Bus, settings: Settings,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.bus = bus
         self.settings = settings
         self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
-        self.clocks = Clocks(settings, self.flip, self._is_gone)
+        self.clocks = Clocks(settings, self.flip, self._is_gone, clock)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
                                  lambda game_id, seat: self.apply(
                                      game_id, lambda table: table.leave(seat)))
