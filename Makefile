@@ -94,15 +94,18 @@ jstest: axe
 
 test: install-dev axe lint typecheck jstypecheck jstest pytest
 
-# Every test but the browser's on two xdist workers (tests/conftest.py puts
-# those that share a costly fixture in one group), then the browser tests in a
+# numba's core compiled into its cache once (else each worker and each
+# `cardwar simulate` of the tests compiles it), every test but the browser's
+# on two xdist workers, then the browser tests in a
 # run of their own (Playwright's event loop and asyncio tests do not mix in
 # one process), on workers of their own. PYTEST_ARGS picks tests, e.g.
 # make pytest PYTEST_ARGS="tests/web -x" (a run it leaves empty is no failure).
 PYTEST_WORKERS ?= 2
 BROWSER_WORKERS ?= 2
 pytest: install-dev axe
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not browser" \
+	$(BIN)/python -c "from cardwar.engine import PEACE; \
+		from cardwar.engine.simulate import play_games; play_games(PEACE, 2, 1)"
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"

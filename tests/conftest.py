@@ -1,15 +1,15 @@
-"""Suite-wide test order, xdist groups, and the host name of the test client.
+"""Suite-wide test order, xdist, and the host name of the test client.
 
 Playwright's sync API keeps an event loop running in the main thread while
 its session-scoped browser is open, which breaks asyncio tests that come
 after it. Browser tests therefore run last, and ``make test`` runs them in a
 pytest run of their own (``-m browser``) after the others.
 
-The others run on two xdist workers (``-n 2 --dist loadgroup``). Tests that
-share something costly to make go to one worker as a group (:data:`GROUPS`):
-the release built once and the virtualenvs the install tests hand on
-(``tests/deploy``), and numba's compiled core, compiled once into its cache
-by the first of them (the simulations, in-process and by the command line).
+The others run on two xdist workers (``-n 2``). What they share is made
+once: ``make pytest`` compiles numba's core into its cache before them, and
+the release build of ``tests/deploy`` takes a lock (two builds in one source
+tree would trip over each other's build folders). xdist's ``xdist_group``
+does not group with this pytest (9.2) and xdist (3.8): do not rely on it.
 """
 
 from __future__ import annotations
@@ -29,31 +29,7 @@ for _limit in ("CREATES_PER_MINUTE", "JOINS_PER_MINUTE", "REMATCHES_PER_MINUTE",
     os.environ.setdefault(f"CARDWAR_{_limit}", "100000")
 
 
-#: xdist group -> the tests in it: path prefixes (from the repository root),
-#: or ``path::word`` for the tests of a file whose name has that word.
-GROUPS: dict[str, tuple[str, ...]] = {
-    "deploy": ("tests/deploy/",),
-    "numba": ("tests/engine/test_core.py", "tests/web/test_stats.py",
-              "tests/test_cli.py::simulate"),
-}
-
-
-def _group(nodeid: str) -> str | None:
-    path, _, name = nodeid.partition("::")
-    for group, members in GROUPS.items():
-        for member in members:
-            prefix, _, word = member.partition("::")
-            if path.startswith(prefix) and word in name:
-                return group
-    return None
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move every test marked ``browser`` to the end, keeping relative order;
-    put the tests of :data:`GROUPS` in their xdist group."""
+    """Move every test marked ``browser`` to the end, keeping relative order."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
-    for item in items:
-        group = _group(item.nodeid)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
 
