@@ -3,33 +3,44 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SIM_STAMP := $(VENV)/.installed-sim
 DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install install-dev run test lint typecheck jstypecheck jstest catalogs language bench stats clean \
-	axe locks dist
+.PHONY: install install-sim install-dev run test pytest lint pylint jslint typecheck jstypecheck \
+	jstest catalogs language bench stats clean axe locks dist test-lowest
 
-# What the site needs (requirements.lock), and cardwar itself, editable: its
-# build compiles the catalogs in place (setup.py).
+PIP := $(BIN)/python -m pip install -q --require-hashes
+
+# What the site needs (requirements.lock, every file checked against its hash),
+# and cardwar itself, editable: its build compiles the catalogs in place (setup.py).
 $(STAMP): requirements.lock pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.lock
+	$(PIP) -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
-# Plus tests, linters, type checker, Playwright, build (requirements-dev.lock).
+# Plus the simulator's compiled core and progress bar (requirements-sim.lock).
+$(SIM_STAMP): $(STAMP) requirements-sim.lock
+	$(PIP) -r requirements-sim.lock
+	touch $(SIM_STAMP)
+
+# Plus tests, linters, type checker, Playwright, build (requirements-dev.lock,
+# which holds the other two).
 $(DEV_STAMP): $(STAMP) requirements-dev.lock
-	$(BIN)/python -m pip install -q -r requirements.lock -r requirements-dev.lock
-	touch $(DEV_STAMP)
+	$(PIP) -r requirements-dev.lock
+	touch $(SIM_STAMP) $(DEV_STAMP)
 
 install: $(STAMP) catalogs
+
+install-sim: $(SIM_STAMP) catalogs
 
 install-dev: $(DEV_STAMP) catalogs
 
 # npm's tools, pinned by package-lock.json: axe-core for the accessibility
-# browser tests, TypeScript (and node's types) to type-check the game's modules.
+# browser tests, TypeScript (and node's types) to type-check the game's modules,
+# ESLint to lint them.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
@@ -60,8 +71,14 @@ language: $(STAMP)
 run: install
 	$(BIN)/cardwar serve --host $(HOST) --port $(PORT)
 
-lint: $(DEV_STAMP)
-	$(BIN)/ruff check cardwar tests bench setup.py
+lint: pylint jslint
+
+pylint: $(DEV_STAMP)
+	$(BIN)/ruff check cardwar tests bench tools setup.py
+
+# The browser's ES modules, their node tests and the service worker (eslint.config.js).
+jslint: axe
+	node_modules/.bin/eslint --max-warnings 0 .
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict cardwar
@@ -75,16 +92,43 @@ jstypecheck: axe
 jstest: axe
 	node --test --test-reporter=spec tests/js/
 
-test: install-dev axe lint typecheck jstypecheck jstest
-	$(BIN)/python -m pytest
+test: install-dev axe lint typecheck jstypecheck jstest pytest
 
-bench: install
+# numba's core compiled into its cache once (else each worker and each
+# `cardwar simulate` of the tests compiles it), every test but the browser's
+# on two xdist workers, then the browser tests in a
+# run of their own (Playwright's event loop and asyncio tests do not mix in
+# one process), on workers of their own. PYTEST_ARGS picks tests, e.g.
+# make pytest PYTEST_ARGS="tests/web -x" (a run it leaves empty is no failure).
+PYTEST_WORKERS ?= 2
+BROWSER_WORKERS ?= 2
+pytest: install-dev axe
+	$(BIN)/python -c "from cardwar.engine import PEACE; \
+		from cardwar.engine.simulate import play_games; play_games(PEACE, 2, 1)"
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
+		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
+		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
+
+# The web tests on the lowest versions pyproject.toml allows for the site and
+# the tests (requirements-lowest.lock), in a virtualenv of their own that uv
+# fills from its cache (.ci/run runs it; the statistics test needs the sim extra).
+LOWEST ?= .venv-lowest
+test-lowest: $(DEV_STAMP) catalogs
+	rm -rf $(LOWEST)
+	$(BIN)/uv venv -q --python $(BIN)/python $(LOWEST)
+	$(BIN)/uv pip install -q --python $(LOWEST)/bin/python --require-hashes --no-build \
+		-r requirements-lowest.lock
+	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) \
+		tests/web --ignore=tests/web/test_stats.py
+
+bench: install-sim
 	$(BIN)/python bench/engine.py
 
 # The rules pages' statistics: the battle games' (cardwar/web/stats.json,
 # 100,000 games per variant and player count on every core; about a minute
 # on two) and Beggar-my-neighbour's (cardwar/web/beggar_stats.json).
-stats: install
+stats: install-sim
 	$(BIN)/python -m cardwar.web.stats
 	$(BIN)/python -m cardwar.web.beggar_stats
 
@@ -94,13 +138,17 @@ dist: $(DEV_STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
-# Re-resolve both locks after a change to the dependencies in pyproject.toml
-# (pins already in the locks are kept unless they must move).
+# Re-resolve the locks after a change to the dependencies in pyproject.toml
+# (pins already in the locks are kept unless they must move), with the uv of
+# the dev lock. Each lock holds the one before it: runtime < sim < dev. The
+# lowest lock is the runtime and test dependencies at the lowest versions
+# pyproject.toml allows (make test-lowest runs the web tests on it).
+UV := $(BIN)/uv pip compile -q pyproject.toml --generate-hashes --python-version 3.11
 locks: $(DEV_STAMP)
-	$(BIN)/python -m pip install -q uv
-	$(BIN)/uv pip compile -q pyproject.toml --python-version 3.11 -o requirements.lock
-	$(BIN)/uv pip compile -q pyproject.toml --extra dev -c requirements.lock \
-		--python-version 3.11 -o requirements-dev.lock
+	$(UV) -o requirements.lock
+	$(UV) --extra sim -c requirements.lock -o requirements-sim.lock
+	$(UV) --extra dev -c requirements-sim.lock -o requirements-dev.lock
+	$(UV) --extra test --resolution lowest-direct --upgrade -o requirements-lowest.lock
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) $(LOWEST) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -59,9 +59,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from chaos_checks import check_games, stored_events, tracebacks  # noqa: E402
-from chaos_pages import Counters, Game, Page, http  # noqa: E402
-from chaos_services import KINDS, Fault, Services, schedule  # noqa: E402
+from chaos_checks import check_games, stored_events, tracebacks
+from chaos_pages import Counters, Game, Page, http
+from chaos_services import KINDS, Fault, Services, schedule
 
 MAX_GAMES = 200
 MAX_SECONDS = 4 * 3600
@@ -129,7 +129,7 @@ class Run:
         spectator = Page(self, game, watcher.base, None, None)
         tasks.append(asyncio.create_task(self.page(spectator)))
         tasks.append(asyncio.create_task(self.start(creator)))
-        while not self.finished() and not (game.over is not None and game.all_saw_end()):
+        while not self.finished() and not (game.over is not None and game.all_saw_end()):  # noqa: ASYNC110 - polls its tallies
             await asyncio.sleep(0.5)
         for page in game.pages:
             page.done = True

@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 

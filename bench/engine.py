@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from baseline import play_baseline  # noqa: E402
+from baseline import play_baseline
 
-from cardwar.engine import PEACE, Card, Game, Setup, play_fast, summarize  # noqa: E402
-from cardwar.engine.simulate import play_piles  # noqa: E402
+from cardwar.engine import PEACE, Card, Game, Setup, play_fast, summarize
+from cardwar.engine.simulate import play_piles
 
 Piles = tuple[tuple[Card, ...], ...]
 Row = tuple[object, ...]

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from cardwar.bus import LocalBus
 from cardwar.settings import Settings
@@ -42,7 +42,7 @@ ROUND_SECONDS = 0.15
 class FakeSocket:
     """Enough of Starlette's ``WebSocket`` for :func:`cardwar.web.socket.serve`."""
 
-    query_params: dict[str, str] = {}
+    query_params: ClassVar[dict[str, str]] = {}
 
     def __init__(self, counter: list[int], done: asyncio.Event, target: list[int]) -> None:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

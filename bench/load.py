@@ -91,7 +91,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
     ``profile``: run each under ``bench/cpuprof.py`` (a CPU-time cProfile switched
     on by SIGUSR1, off by SIGUSR2), writing ``logdir/serverN.prof`` at exit.
     """
-    import httpx
+    import httpx2 as httpx
 
     servers = []
     for i in range(n):
@@ -163,7 +163,7 @@ class _Player:
                     continue
                 m = json.loads(raw)
                 kind = m.get("type")
-                if kind == "started" or kind == "state" and m.get("status") != "lobby":
+                if kind == "started" or (kind == "state" and m.get("status") != "lobby"):
                     # a page that connects while the game starts may get it already
                     # started in its snapshot (with two processes, often)
                     self.started.set()
@@ -339,7 +339,7 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
                        warmup: float, go: Any, ready_flag: Any,
                        together: bool, spectators: int = 0, per_table: int = 18,
                        servers: list[str] | None = None) -> dict[str, Any]:
-    import httpx
+    import httpx2 as httpx
 
     stats: dict[str, Any] = {"flips": 0, "battles": 0, "errors": 0, "setup_errors": 0,
                              "timer_played": 0,
@@ -374,8 +374,7 @@ async def _worker_main(games: list[tuple[str, str]], rate: float, seconds: float
             watching = await _spectators(servers, spectators, per_table, client, stats, stop)
             connected[0] += len(watching)
         ready_flag.set()  # tell the parent everyone is connected
-        while not go.is_set():
-            await asyncio.sleep(0.05)
+        await asyncio.to_thread(go.wait)  # the parent's go (a process's Event)
         schedule["start"] = time.perf_counter()
         schedule["measure"] = schedule["start"] + warmup
         schedule["stop"] = schedule["measure"] + seconds

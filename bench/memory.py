@@ -39,21 +39,18 @@ def rss_kib() -> int:
     return 0
 
 
-async def play_one(service: TableService, variant: str, timeout: float) -> None:
-    """Create, start and auto-play one game (seat 0 human, seat 1 computer) to its end."""
+async def play_one(service: TableService, variant: str) -> None:
+    """Create, start and auto-play one game (seat 0 human, seat 1 computer) to
+    its end (the caller bounds the time: ``asyncio.timeout``)."""
     table, _ = await service.create(variant, 2, computers=(1,), nickname="Ann")
     gid = table.id
     await service.connect(gid, 0)
     try:
-        await service.start(gid, 0)
-        await service.set_auto(gid, 0, True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            current = await service.get(gid)
-            if current is None or current.status == "over":
-                return
-            await asyncio.sleep(0.02)
-        raise TimeoutError(f"game {gid} did not end in {timeout} s")
+        async with service.bus.subscribe(gid) as events:  # until the game's "over" event
+            await service.start(gid, 0)
+            await service.set_auto(gid, 0, True)
+            while (await events.get())["type"] != "over":
+                pass
     finally:
         await service.disconnect(gid, 0)
 
@@ -84,8 +81,12 @@ async def main(args: argparse.Namespace) -> None:
     try:
         while done < args.games:
             batch = min(args.parallel, args.games - done)
-            await asyncio.gather(*(play_one(service, args.variant, args.timeout)
-                                   for _ in range(batch)))
+            try:
+                async with asyncio.timeout(args.timeout):
+                    await asyncio.gather(*(play_one(service, args.variant)
+                                           for _ in range(batch)))
+            except TimeoutError:
+                raise TimeoutError(f"a game did not end in {args.timeout} s") from None
             before = done
             done += batch
             if done // args.every != before // args.every or done == args.games:

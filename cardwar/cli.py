@@ -2,17 +2,20 @@
 for self-hosters ``migrate``, ``check`` and ``static`` (:mod:`cardwar.cli_ops`).
 
 Bad input exits with status 2 and one line on stderr naming the problem;
-``check`` exits with 1 when something is wrong.
+``check`` exits with 1 when something is wrong, and ``simulate`` of a battle
+game when the install lacks the compiled core (the ``sim`` extra).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
@@ -76,7 +79,7 @@ def _host(text: str) -> str:
         return text
     except ValueError:
         pass
-    if not text or text[0].isdigit() and text.replace(".", "").isdigit():
+    if not text or (text[0].isdigit() and text.replace(".", "").isdigit()):
         raise argparse.ArgumentTypeError(f"not a valid IP address: {text!r}")
     try:
         socket.getaddrinfo(text, None)
@@ -214,9 +217,34 @@ def _play(args: argparse.Namespace) -> None:
     print(describe(record))
 
 
-def _simulate(args: argparse.Namespace) -> None:
-    from tqdm import tqdm
+#: How to get what ``simulate`` needs for the battle games (the ``sim`` extra).
+SIM_EXTRA = ("pip install 'cardwar[sim]' (from a release: "
+             "pip install --require-hashes -r requirements-sim.lock)")
 
+
+def _simulator_missing() -> list[str]:
+    """The compiled core's libraries this install lacks (the ``sim`` extra)."""
+    return [name for name in ("numba", "numpy") if importlib.util.find_spec(name) is None]
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Callable[[int], None]]:
+    """``step(games)`` of a progress bar on stderr when it is a terminal; a
+    no-op without tqdm (the ``sim`` extra)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        yield lambda games: None
+        return
+    with tqdm(total=total, file=sys.stderr, disable=None, unit="game") as bar:
+
+        def step(games: int) -> None:
+            bar.update(games)
+
+        yield step
+
+
+def _simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_SIMULATED_GAMES:
         raise UsageError(f"--games must be from 1 to {MAX_SIMULATED_GAMES:,}")
     if not 1 <= args.processes <= MAX_SIMULATE_PROCESSES:
@@ -225,12 +253,13 @@ def _simulate(args: argparse.Namespace) -> None:
     if variant.play == "turns":
         _no_face_down(args)
     variant.check(args.players, args.face_down)
+    if variant.play == "battles" and (missing := _simulator_missing()):
+        print(f"cardwar: error: simulating {variant.name} needs the compiled core "
+              f"({' and '.join(missing)}), which this install leaves out: {SIM_EXTRA}",
+              file=sys.stderr)
+        return 1
     start = time.perf_counter()
-    with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
-
-        def step(games: int) -> None:
-            bar.update(games)
-
+    with _progress(args.games) as step:
         if variant.play == "turns":
             stats = simulate_beggar(args.games, args.seed, step)
         else:
@@ -240,6 +269,7 @@ def _simulate(args: argparse.Namespace) -> None:
     stats["seconds"] = round(elapsed, 3)
     stats["games_per_s"] = round(args.games / elapsed, 1) if elapsed > 0 else None
     print(json.dumps(stats))
+    return 0
 
 
 def _shuffle(args: argparse.Namespace) -> None:
@@ -324,7 +354,8 @@ def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status: 0 ok, 2 bad input, 1 a problem
-    found by `check`, a failed migration or output that cannot be written."""
+    found by `check`, a failed migration, output that cannot be written or
+    `simulate` without the ``sim`` extra."""
     try:
         parser = _parser()
         argv = sys.argv[1:] if argv is None else argv

@@ -48,19 +48,16 @@ class Finding:
 
 
 def hide_password(url: str) -> str:
-    """``url`` with its password, if any, shown as ``***``."""
-    from urllib.parse import urlsplit, urlunsplit
+    """``url`` (a Redis or database URL) with its password, if any, shown as
+    ``***`` (SQLAlchemy's URL parser, as :func:`shown_database`); a text that
+    is no URL is returned as it is."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
 
     try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
         return url
-    if not password:
-        return url
-    user, _, host = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{name}:***@{host}"))
 
 
 def first_line(exc: BaseException) -> str:

@@ -1,8 +1,15 @@
-"""Suite-wide test order, and the host name of the test client.
+"""Suite-wide test order, xdist, and the host name of the test client.
 
 Playwright's sync API keeps an event loop running in the main thread while
 its session-scoped browser is open, which breaks asyncio tests that come
-after it. Browser tests therefore run last.
+after it. Browser tests therefore run last, and ``make test`` runs them in a
+pytest run of their own (``-m browser``) after the others.
+
+The others run on two xdist workers (``-n 2``). What they share is made
+once: ``make pytest`` compiles numba's core into its cache before them, and
+the release build of ``tests/deploy`` takes a lock (two builds in one source
+tree would trip over each other's build folders). xdist's ``xdist_group``
+does not group with this pytest (9.2) and xdist (3.8): do not rely on it.
 """
 
 from __future__ import annotations

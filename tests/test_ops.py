@@ -208,3 +208,18 @@ def test_the_guides_sample_of_check_is_what_this_version_prints() -> None:
     guide = (Path(__file__).parent.parent / "deploy" / "README.md").read_text()
     assert f"schema at revision {head_revision()} (the newest)" in guide
     assert f"catalogs     ok      {len(cardwar.catalogs.LOCALES)} locales x 2 domains" in guide
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("redis://:s3cret@127.0.0.1:6379/0", "redis://:***@127.0.0.1:6379/0"),
+    ("rediss://bob:p%40ss%3Aword@cache.example.org:6380/2?ssl_cert_reqs=none",
+     "rediss://bob:***@cache.example.org:6380/2?ssl_cert_reqs=none"),
+    ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+    ("unix:///run/redis/redis.sock", "unix:///run/redis/redis.sock"),
+    ("not a url", "not a url"),
+])
+def test_a_redis_url_is_shown_without_its_password(url: str, shown: str) -> None:
+    """``check`` and ``serve`` name the Redis they use, never its password."""
+    from cardwar.ops import hide_password
+
+    assert hide_password(url) == shown

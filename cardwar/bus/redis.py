@@ -357,7 +357,7 @@ class RedisBus:
         if self._hooks.on_back is not None:
             try:
                 await self._hooks.on_back()
-            except Exception:  # noqa: BLE001 - the next loss tries again
+            except Exception:
                 log.exception("saying presence again failed")
 
     def _resync_all(self) -> None:
@@ -402,13 +402,13 @@ class RedisBus:
         except (ValueError, KeyError, TypeError):
             log.warning("bad bus payload", extra={"channel": channel})
             return
-        except Exception:  # noqa: BLE001 - never let one game stop the listener
+        except Exception:
             log.exception("hello handler failed", extra={"game": game_id})
             return
         if self._hooks.on_remote is not None:
             try:
                 await self._hooks.on_remote(game_id, body, origin)
-            except Exception:  # noqa: BLE001 - never let one game stop the listener
+            except Exception:
                 log.exception("remote event handler failed", extra={"game": game_id})
         for sub in list(self._subs.get(game_id, ())):
             sub.put(body)

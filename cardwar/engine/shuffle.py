@@ -27,7 +27,7 @@ def commitment(seed: str) -> str:
 class _Words:
     """The stream of random words ``w(k)`` for one seed."""
 
-    __slots__ = ("_seed", "_k")
+    __slots__ = ("_k", "_seed")
 
     def __init__(self, seed: str) -> None:
         self._seed = seed.encode("utf-8")

@@ -32,9 +32,9 @@ __all__ = [
     "connection_opened",
     "limited",
     "metrics_response",
-    "stale_write",
     "process_exiting",
     "request_id",
     "set_games_in_progress",
     "set_tables_in_memory",
+    "stale_write",
 ]

@@ -121,7 +121,7 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
     if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(
         record.args
     ) == 5:
-        client, method, path, http_version, status = record.args
+        client, method, path, _http_version, status = record.args
         fields.update(client=client, method=method, path=path, status=status)
     return fields
 

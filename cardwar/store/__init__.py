@@ -9,6 +9,12 @@ from .models import EventRow, GameRow, SeatRow
 from .store import GameRecord, SeatRecord, StaleWriteError, Store, StoredEvent
 
 __all__ = [
-    "EventRow", "GameRow", "SeatRow", "GameRecord", "SeatRecord", "StaleWriteError",
-    "Store", "StoredEvent",
+    "EventRow",
+    "GameRecord",
+    "GameRow",
+    "SeatRecord",
+    "SeatRow",
+    "StaleWriteError",
+    "Store",
+    "StoredEvent",
 ]

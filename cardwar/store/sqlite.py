@@ -108,7 +108,7 @@ class SqliteWriter:
                 seen = self._written
                 try:
                     await loop.run_in_executor(self._writer, self.checkpoint)
-                except Exception:  # noqa: BLE001 - try again next time; never stop
+                except Exception:
                     log.warning("sqlite checkpoint failed", exc_info=True)
                     continue
                 self.checkpoints += 1

@@ -26,8 +26,22 @@ from .table import Table, replay_command
 from .views import view_message
 
 __all__ = [
-    "ErrorCode", "GameRecord", "GameStore", "MAX_NICKNAME", "NicknameError", "SeatRecord",
-    "StaleWriteError", "StoredEvent", "TableError", "clean_nickname", "hash_secret",
-    "new_game_id", "new_secret", "TableService", "stacked_hands", "Table",
-    "replay_command", "view_message",
+    "MAX_NICKNAME",
+    "ErrorCode",
+    "GameRecord",
+    "GameStore",
+    "NicknameError",
+    "SeatRecord",
+    "StaleWriteError",
+    "StoredEvent",
+    "Table",
+    "TableError",
+    "TableService",
+    "clean_nickname",
+    "hash_secret",
+    "new_game_id",
+    "new_secret",
+    "replay_command",
+    "stacked_hands",
+    "view_message",
 ]

@@ -249,7 +249,7 @@ class Clocks:
             await self._flip(game_id, seat, by, battle)
         except TableError:
             pass
-        except Exception:  # noqa: BLE001 - a failed save: try again, never drop it silently
+        except Exception:
             if failures >= RETRIES:
                 log.error("game %s: gave up a %s flip for seat %s after %s tries",
                           game_id, by, seat, failures + 1, exc_info=True)

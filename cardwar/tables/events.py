@@ -43,8 +43,20 @@ from .records import GameRecord
 if TYPE_CHECKING:
     from .kinds import AnyGame, Kind
 
-__all__ = ["ErrorCode", "TableError", "EVENTS", "Event", "EventSpec", "PACES", "REACTIONS",
-           "ReactionKey", "apply_event", "browser_keys", "follow", "seats_changed"]
+__all__ = [
+    "EVENTS",
+    "PACES",
+    "REACTIONS",
+    "ErrorCode",
+    "Event",
+    "EventSpec",
+    "ReactionKey",
+    "TableError",
+    "apply_event",
+    "browser_keys",
+    "follow",
+    "seats_changed",
+]
 
 
 # -- shapes ----------------------------------------------------------------

@@ -338,7 +338,7 @@ class Presence:
                 await asyncio.sleep(every)
                 try:
                     await self.forget_dead_processes()
-                except Exception:  # noqa: BLE001 - try again next time
+                except Exception:
                     log.warning("presence check failed", exc_info=True)
 
         self._checks = asyncio.create_task(loop(), name="presence-checks")

@@ -93,7 +93,7 @@ class Retention:
                     if loop.time() - swept >= self.settings.sweep_interval:
                         swept = loop.time()
                         await self.sweep()
-                except Exception:  # noqa: BLE001 - a failed sweep is tried again later
+                except Exception:
                     log.warning("removing expired games failed", exc_info=True)
                 await asyncio.sleep(step)
 

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardwar.engine import BEGGAR, beggar_json
 from cardwar.engine.beggar_deals import record_deal, record_results
 
-from .seats import check_locale, json_script
+from .seats import check_locale
 from .strings import client_strings, record_seat_names
 from .templating import render
 from .variants import page_of
@@ -60,7 +60,7 @@ async def record_replay(request: Request, locale: str, slug: str) -> Response:
                   active=BEGGAR.name, show_alternates=False, record=deal, turns=True,
                   preview_image=BEGGAR.name,
                   result=next(r for r in record_results() if r["slug"] == slug),
-                  strings_json=json_script(client_strings(locale, BEGGAR.name)),
-                  replay_json=json_script(data), download=None, game_page=None,
+                  page_strings=client_strings(locale, BEGGAR.name),
+                  replay_data=data, download=None, game_page=None,
                   records_page=records_path(locale))
 

@@ -26,9 +26,23 @@ from cardwar.catalogs import (
 )
 
 __all__ = [
-    "DEFAULT_LOCALE", "DOMAINS", "LANGUAGE_NAMES", "LOCALE_DIR", "LOCALES", "babel_locale",
-    "canonical_locale", "current_locale", "format_number", "format_percent", "gettext",
-    "locale_of_language", "negotiate", "ngettext", "npgettext", "number_words", "pgettext",
+    "DEFAULT_LOCALE",
+    "DOMAINS",
+    "LANGUAGE_NAMES",
+    "LOCALES",
+    "LOCALE_DIR",
+    "babel_locale",
+    "canonical_locale",
+    "current_locale",
+    "format_number",
+    "format_percent",
+    "gettext",
+    "locale_of_language",
+    "negotiate",
+    "ngettext",
+    "npgettext",
+    "number_words",
+    "pgettext",
     "translations",
 ]
 

@@ -31,7 +31,7 @@ from cardwar.obs import connection_closed, connection_opened
 from cardwar.tables.listing import CHANNEL, Tables
 
 from .guard import guard
-from .seats import check_locale, json_script, same_origin, service
+from .seats import check_locale, same_origin, service
 from .socket import MESSAGE_RATE, hit
 from .strings import listing_strings
 from .templating import render
@@ -49,8 +49,8 @@ async def open_tables_page(request: Request, locale: str) -> Response:
               "heartbeat": tables.settings.heartbeat,
               "tables": await tables.open_tables.current()}
     response = render(request, "play/tables.html", locale, active="tables",
-                      strings_json=json_script(listing_strings(locale)),
-                      config_json=json_script(config))
+                      page_strings=listing_strings(locale),
+                      page_config=config)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

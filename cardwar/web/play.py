@@ -55,7 +55,6 @@ from .seats import (
     cookie_name,
     forbidden,
     form_echo,
-    json_script,
     live_table,
     same_origin,
     seat_of,
@@ -184,8 +183,8 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         request, "play/game.html", locale, page=page_of(table.variant),
         table=table, seat=seat, can_join=can_join, default_nickname=default_nickname,
         link=link, variant=table.variant, active=table.variant.name,
-        strings_json=json_script(client_strings(locale, table.variant.name)),
-        config_json=json_script(config),
+        page_strings=client_strings(locale, table.variant.name),
+        page_config=config,
         show_alternates=False, preview=game_preview(request, table),
         device_link=device_link(request, locale, game_id, secret) if seat is not None and secret
         else None,

@@ -33,7 +33,6 @@ from .previews import game_preview
 from .seats import (
     check_locale,
     forbidden,
-    json_script,
     live_table,
     same_origin,
     seat_of,
@@ -137,8 +136,8 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
                   page=page_of(table.variant),
                   active=table.variant.name, show_alternates=False,
                   preview=game_preview(request, table, replay=True),
-                  strings_json=json_script(client_strings(locale, table.variant.name)),
-                  replay_json=json_script(data), download=data["download"],
+                  page_strings=client_strings(locale, table.variant.name),
+                  replay_data=data, download=data["download"],
                   game_page=data["game_page"], turns=turns)
 
 
@@ -153,4 +152,4 @@ async def download(request: Request, game_id: str) -> Response:
                              f'attachment; filename="cardwar-{game_id}.json"'})
 
 
-__all__ = ["router", "device_link"]
+__all__ = ["device_link", "router"]

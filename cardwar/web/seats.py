@@ -13,10 +13,8 @@
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import Request, WebSocket
@@ -123,9 +121,3 @@ def form_echo(typed: str, limit: int = 100) -> str:
     """``typed`` made fit to show again in a form field: control characters
     (C0, C1: category Cc) removed, cut to ``limit`` characters."""
     return "".join(ch for ch in typed if unicodedata.category(ch) != "Cc")[:limit]
-
-
-def json_script(data: Any) -> str:
-    """JSON safe inside ``<script type="application/json">``."""
-    return (json.dumps(data, ensure_ascii=False)
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))

@@ -113,7 +113,9 @@ def install_error_pages(app: FastAPI) -> None:
                  extra={"request_id": rid, "status": exc.status_code})
         try:
             page = error_page(request, exc.status_code, rid)
-        except Exception:  # never fail while failing
+        except Exception:  # never fail while failing, but say why
+            log.exception("the %s page could not be drawn", exc.status_code,
+                          extra={"request_id": rid})
             page = HTMLResponse("Error", status_code=exc.status_code)
         page.headers.update(exc.headers or {})  # e.g. a 429's Retry-After
         return page
@@ -124,7 +126,8 @@ def install_error_pages(app: FastAPI) -> None:
                   extra={"request_id": rid})
         try:
             return error_page(request, 500, rid)
-        except Exception:
+        except Exception:  # never fail while failing, but say why
+            log.exception("the error page could not be drawn", extra={"request_id": rid})
             return HTMLResponse(f"Internal error. Request id: {rid}", status_code=500)
 
     async def invalid_request(request: Request, exc: Exception) -> Response:

@@ -179,7 +179,7 @@ class Connection:
         """
         if since is not None and since <= table.seq and table.seq - since <= MAX_REPLAY:
             stored = await self.service.store.events_since(self.game_id, since)
-            if stored and stored[0].seq == since + 1 or not stored:
+            if (stored and stored[0].seq == since + 1) or not stored:
                 last = since
                 for e in stored:
                     await self.send(table, {"type": e.type, "seq": e.seq, **e.data})
@@ -246,7 +246,7 @@ class Connection:
             await self._pump(sub, after)
         except (WebSocketDisconnect, WebSocketDisconnected):
             self.closed = True  # the page left: the read loop ends too
-        except Exception:  # noqa: BLE001 - say why, and let the page catch up
+        except Exception:
             log.exception("could not send an event of game %s: closing its socket (1011)",
                           self.game_id)
             await self._close(1011)
@@ -304,7 +304,7 @@ class Connection:
             await self._handle(raw)
         except (WebSocketDisconnect, WebSocketDisconnected):
             self.closed = True  # the page left while its answer was on the way
-        except Exception:  # noqa: BLE001 - a failed save never closes the socket
+        except Exception:
             log.warning("could not apply a message in game %s", self.game_id, exc_info=True)
             await self.send_text(dumps({"type": "error", "seq": None,
                                         "code": ErrorCode.UNAVAILABLE.value}))

@@ -49,6 +49,10 @@ env = Environment(
     lstrip_blocks=True,
 )
 env.policies["ext.i18n.trimmed"] = True
+# ``|tojson`` (the data pages embed in <script type="application/json">, which
+# it makes safe there: <, >, & and ' escaped) keeps non-ASCII text as it is,
+# as the pages' UTF-8 allows, and the keys in their order (what json.dumps does).
+env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
 env.install_gettext_callables(  # type: ignore[attr-defined]
     i18n.gettext,
     i18n.ngettext,

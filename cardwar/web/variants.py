@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from cardwar.engine import VARIANTS, Variant
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext marker's usual name
+def N_(message: str) -> str:
     """Mark ``message`` for extraction; it is translated where it is shown."""
     return message
 

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -83,8 +84,12 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Release:
     """The sdist and the wheel of this tree, built once as ``make dist`` does
     (the locked setuptools and Babel of the development environment)."""
     out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir",
-                           str(out), str(ROOT)], capture_output=True, text=True, timeout=600)
+    # one build at a time in the source tree (xdist workers each build their own)
+    with open(ROOT / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir",
+                               str(out), str(ROOT)], capture_output=True, text=True,
+                              timeout=600)
     log = done.stdout + done.stderr
     assert done.returncode == 0, f"python -m build failed:\n{log[-4000:]}"
     sdist, = out.glob("cardwar-*.tar.gz")

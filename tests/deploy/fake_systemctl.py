@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from guide import apply_map  # noqa: E402
+from guide import apply_map
 
 CONFIG = json.loads(Path(os.environ["CARDWAR_GUIDE_STATE"]).read_text())
 STATE = Path(CONFIG["state"])

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -201,8 +201,8 @@ class Run:
             subprocess.run(["redis-cli", "del", *keys], capture_output=True, timeout=30)
 
     def logs(self) -> Iterator[str]:
-        for log in sorted((self.t / "state" / "journal").glob("*.log")) + [
-                self.t / "var/log/nginx/error.log"]:
+        journal = sorted((self.t / "state" / "journal").glob("*.log"))
+        for log in [*journal, self.t / "var/log/nginx/error.log"]:
             if log.is_file():
                 yield f"--- {log.name}\n{log.read_text(errors='replace')[-2500:]}"
 

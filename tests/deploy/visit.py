@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 from babel.messages.pofile import read_po
 from websockets.sync.client import connect
 

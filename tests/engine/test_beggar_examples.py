@@ -220,7 +220,7 @@ def test_bad_piles_and_play_after_the_end() -> None:
         BeggarGame([[parse_card("2C")], [parse_card("2C")]])
     with pytest.raises(ValueError, match="at least one card"):
         BeggarGame([[parse_card("2C")], []])
-    with pytest.raises(ValueError, match="fewer than|cannot deal"):
+    with pytest.raises(ValueError, match=r"fewer than|cannot deal"):
         BeggarSetup.from_deck([parse_card("2C")])
     game, _ = by_cards(parse_hands("2C / 3C"))
     with pytest.raises(GameOverError):

@@ -33,7 +33,7 @@ def deals(draw: st.DrawFn) -> list[list[Card]]:
     plains = [Card(c) for c in range(52) if not VALUE_OF[c] and c not in (0, 13)]
     pool = draw(st.lists(st.sampled_from(courts), unique=True, max_size=16)) + draw(
         st.lists(st.sampled_from(plains), unique=True, max_size=36))
-    cards = draw(st.permutations(pool + [Card(0), Card(13)]))  # 2C 2D: at least two cards
+    cards = draw(st.permutations([*pool, Card(0), Card(13)]))  # 2C 2D: at least two cards
     cut = draw(st.integers(min_value=1, max_value=len(cards) - 1))
     return [list(cards[:cut]), list(cards[cut:])]
 

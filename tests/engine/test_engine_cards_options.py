@@ -69,11 +69,11 @@ def test_unknown_card_names_the_token(token: str) -> None:
 
 
 def test_duplicate_cards_are_errors() -> None:
-    with pytest.raises(CardError, match="duplicate.*TD"):
+    with pytest.raises(CardError, match=r"duplicate.*TD"):
         parse_cards("TD 2C 10D")
-    with pytest.raises(CardError, match="duplicate.*2C"):
+    with pytest.raises(CardError, match=r"duplicate.*2C"):
         parse_cards("2c 2C")
-    with pytest.raises(CardError, match="duplicate.*9H"):
+    with pytest.raises(CardError, match=r"duplicate.*9H"):
         parse_hands("2C 9H / 3C 9h")
 
 

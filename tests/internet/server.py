@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 

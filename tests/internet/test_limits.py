@@ -126,7 +126,7 @@ def test_forwarded_addresses_count_apart_only_from_a_trusted_proxy(tmp_path):
 def test_joins_and_rematches_per_minute(tmp_path):
     with make_client(tmp_path, joins_per_minute=1, rematches_per_minute=1,
                      computer_delay=0.001) as c:
-        gid, s0 = create(c)
+        gid, _s0 = create(c)
         join(c, gid, "Bob")
         other, _ = create(c)
         r = c.post(f"/en/g/{other}/join", data={"nickname": "Cy"}, headers=ORIGIN,

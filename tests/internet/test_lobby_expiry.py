@@ -71,7 +71,7 @@ def test_a_lobby_with_a_page_open_does_not_expire(tmp_path):
 
 def test_an_expired_lobby_is_not_served_even_before_the_sweep(tmp_path):
     with make_client(tmp_path, lobby_ttl=TTL) as c:
-        gid, s0 = create(c)
+        gid, _s0 = create(c)
         _age(c, gid, 2)
         page = c.get(f"/it/g/{gid}")
         assert page.status_code == 410

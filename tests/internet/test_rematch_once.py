@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-import httpx
+import httpx2 as httpx
 from play.helpers import ORIGIN, create, finish, make_client, ws
 
 

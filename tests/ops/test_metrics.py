@@ -188,40 +188,41 @@ def test_multiprocess_dir_is_honoured_and_aggregated(
     multiproc_env: dict[str, str], tmp_path: Path
 ) -> None:
     # Process A stays alive with 2 connections; B has 1 and dies without cleaning up.
-    alive = subprocess.Popen(
+    # the with closes its pipes and waits for it, whatever happens
+    with subprocess.Popen(
         [sys.executable, "-c", WORKER, json.dumps({
             "connections": 2, "battles": [["peace", 0.02]], "games": 5,
             "wait": True, "clean_exit": True,
         })],
         env=multiproc_env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        assert alive.stdout is not None and alive.stdout.readline().strip() == "ready"
-        run_python(WORKER, multiproc_env, json.dumps({
-            "connections": 1, "battles": [["war", 0.003], ["war", None]], "games": 6,
-        }))
-        assert list(tmp_path.glob("*.db")), "no metric files were written to the directory"
+    ) as alive:
+        try:
+            assert alive.stdout is not None and alive.stdout.readline().strip() == "ready"
+            run_python(WORKER, multiproc_env, json.dumps({
+                "connections": 1, "battles": [["war", 0.003], ["war", None]], "games": 6,
+            }))
+            assert list(tmp_path.glob("*.db")), "no metric files were written to the directory"
 
-        got = samples(run_python(READER, multiproc_env))
-        assert got[("cardwar_battles_total", (("variant", "peace"),))] == 1
-        assert got[("cardwar_battles_total", (("variant", "war"),))] == 2
-        assert got[("cardwar_flip_to_result_seconds_count", ())] == 2
-        assert got[("cardwar_flip_to_result_seconds_bucket", (("le", "0.005"),))] == 1
-        # B's live gauges went with B (its files were cleaned up): only A's count.
-        assert got[("cardwar_open_connections", ())] == 2
-        assert got[("cardwar_games_in_progress", ())] == 5
+            got = samples(run_python(READER, multiproc_env))
+            assert got[("cardwar_battles_total", (("variant", "peace"),))] == 1
+            assert got[("cardwar_battles_total", (("variant", "war"),))] == 2
+            assert got[("cardwar_flip_to_result_seconds_count", ())] == 2
+            assert got[("cardwar_flip_to_result_seconds_bucket", (("le", "0.005"),))] == 1
+            # B's live gauges went with B (its files were cleaned up): only A's count.
+            assert got[("cardwar_open_connections", ())] == 2
+            assert got[("cardwar_games_in_progress", ())] == 5
 
-        alive.stdin.write("\n")  # type: ignore[union-attr]
-        alive.stdin.flush()  # type: ignore[union-attr]
-        assert alive.wait(timeout=30) == 0
-        got = samples(run_python(READER, multiproc_env))
-        assert got.get(("cardwar_open_connections", ()), 0) == 0
-        assert got[("cardwar_battles_total", (("variant", "war"),))] == 2  # counters stay
-    finally:
-        if alive.poll() is None:
-            alive.kill()
-            alive.wait(timeout=10)
+            alive.stdin.write("\n")  # type: ignore[union-attr]
+            alive.stdin.flush()  # type: ignore[union-attr]
+            assert alive.wait(timeout=30) == 0
+            got = samples(run_python(READER, multiproc_env))
+            assert got.get(("cardwar_open_connections", ()), 0) == 0
+            assert got[("cardwar_battles_total", (("variant", "war"),))] == 2  # counters stay
+        finally:
+            if alive.poll() is None:
+                alive.kill()
+                alive.wait(timeout=10)
 
 
 @pytest.mark.timeout(60)

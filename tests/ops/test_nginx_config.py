@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -173,22 +173,23 @@ def site(tmp: Path) -> Iterator[tuple[int, Path]]:
     try:
         deadline = time.monotonic() + STARTUP_S
         for name, backend_port in (("a", a), ("b", b)):
-            out = open(logs / f"backend-{name}.log", "wb")  # noqa: SIM115 - closed by the child
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "backend_app:app", "--app-dir", str(HERE),
-                 "--host", "127.0.0.1", "--port", str(backend_port),
-                 "--log-level", "warning", "--no-access-log"],
-                env={**os.environ, "BACKEND_NAME": name}, stdout=out, stderr=out,
-                start_new_session=True,
-            ))
+            # the child writes to its own copy of the file: ours closes at once
+            with open(logs / f"backend-{name}.log", "wb") as out:
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "uvicorn", "backend_app:app", "--app-dir",
+                     str(HERE), "--host", "127.0.0.1", "--port", str(backend_port),
+                     "--log-level", "warning", "--no-access-log"],
+                    env={**os.environ, "BACKEND_NAME": name}, stdout=out, stderr=out,
+                    start_new_session=True,
+                ))
             out.close()
         for backend_port, proc in zip((a, b), procs, strict=True):
             wait_http(f"http://127.0.0.1:{backend_port}/whoami", proc, deadline)
-        procs.append(subprocess.Popen(
-            nginx_command(nginx, conf, "-g", "daemon off;"),
-            stdout=subprocess.DEVNULL, stderr=open(logs / "nginx.stderr", "wb"),  # noqa: SIM115
-            start_new_session=True,
-        ))
+        with open(logs / "nginx.stderr", "wb") as err:
+            procs.append(subprocess.Popen(
+                nginx_command(nginx, conf, "-g", "daemon off;"),
+                stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+            ))
         wait_http(f"http://127.0.0.1:{port}/static/site.css", procs[-1], deadline)
         yield port, tmp
     except BaseException:

@@ -49,6 +49,27 @@ def join(c: TestClient, gid: str, nickname: str) -> str:
     return secret
 
 
+def seat_headers(seats: dict[str, str], base: dict[str, str] | None = None) -> dict[str, str]:
+    """The headers of a request from a browser holding these seats (game id ->
+    secret): ``base`` (e.g. :data:`ORIGIN`) and the seat cookies in a Cookie
+    header (the test client deprecates per-request ``cookies=``)."""
+    cookie = "; ".join(f"cw_{gid}={secret}" for gid, secret in seats.items())
+    return {**(base or {}), **({"cookie": cookie} if cookie else {})}
+
+
+def armed(c: TestClient, gid: str) -> int:
+    """How many timers ``gid`` has armed once the change in flight is over (its
+    lock taken and given back): 0 means nothing will happen by itself, which a
+    test shows without waiting to see that nothing comes."""
+    service = c.app.state.tables
+
+    async def count() -> int:
+        async with service.cache.lock(gid):
+            return int(service.clocks.count(gid))
+
+    return int(c.portal.call(count))  # type: ignore[union-attr]
+
+
 def ws(c: TestClient, gid: str, secret: str | None = None, query: str = "") -> Any:
     """Open the game's WebSocket as the seat of ``secret`` (or a spectator)."""
     headers = dict(ORIGIN)

@@ -7,10 +7,9 @@ hundreds of battles."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from .helpers import create, join, make_client, sync, until, ws
+from .helpers import armed, create, join, make_client, sync, until, ws
 
 #: what the tests set: Bob's idle clock runs out fast, twice in a row marks him away
 SETTINGS: dict[str, Any] = {"testing_stacked_deck": False, "testing_seed": "peace",
@@ -56,8 +55,8 @@ def test_a_tap_takes_an_away_seat_back_after_the_computer_flipped_for_it(tmp_pat
             w0.send_json({"type": "flip", "battle": 4})
             until(w1, "flipped", seat=1, battle=4, by="timer")
             until(w1, "battle", battle=4)
-            time.sleep(0.6)  # away, the computer would flip for him 0.3 s into battle 5
-            sync(w1)
+            # not away: no computer flip armed for him in battle 5 (nor anything else)
+            assert armed(c, gid) == 0
             assert service.gone(gid) == set()
             assert table.record.flipped == []
 
@@ -77,8 +76,7 @@ def test_a_hand_flip_that_ends_the_battle_is_not_followed_by_a_computer_flip(tmp
             w1.send_json({"type": "flip", "battle": 3})  # before the computer would
             assert until(w1, "battle", battle=3)
             assert until(w0, "gone", seconds=5, seat=1)["gone"] is False
-            time.sleep(1.4)  # a computer flip for Bob would come 1 s into battle 4
-            sync(w1)
+            assert armed(c, gid) == 0  # no computer flip for Bob in battle 4
             table = service.cache.get(gid)
             assert table.game.battles == 3 and table.record.flipped == []
             assert service.gone(gid) == set()

@@ -27,7 +27,7 @@ def tags(html: str) -> dict[str, str]:
 
 
 def test_a_game_link_is_previewed_in_its_creators_language(client):
-    gid, ann = create(client, locale="it", players="3", nickname="Ann")
+    gid, _ann = create(client, locale="it", players="3", nickname="Ann")
     page = client.get(f"/en/g/{gid}")  # whoever opens it, in whatever language
     t = tags(page.text)
     assert t["og:title"] == "Ann ti invita a una partita a Pace — 2 posti liberi"

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardwar.engine import Setup, game_json, get_variant, parse_hands
 
-from .helpers import ORIGIN, create, finish, join, make_client, sync, until, ws
+from .helpers import ORIGIN, create, finish, join, make_client, seat_headers, sync, until, ws
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_two_tabs_of_one_seat_stay_in_step_and_never_flip_twice(seeded):
 
 def test_reloading_keeps_the_seat(seeded):
     gid, s0 = create(seeded)
-    page = seeded.get(f"/en/g/{gid}", cookies={f"cw_{gid}": s0})
+    page = seeded.get(f"/en/g/{gid}", headers=seat_headers({gid: s0}))
     assert 'id="device-link"' in page.text
     for _ in range(2):
         with ws(seeded, gid, s0) as sock:
@@ -144,7 +144,7 @@ def test_heartbeats_ping_and_silent_sockets_are_closed(tmp_path):
 
 def test_device_link_moves_the_seat_and_can_be_replaced(seeded):
     gid, s0 = create(seeded)
-    page = seeded.get(f"/de/g/{gid}", cookies={f"cw_{gid}": s0}).text
+    page = seeded.get(f"/de/g/{gid}", headers=seat_headers({gid: s0})).text
     link = re.search(r'id="device-link" type="url" value="([^"]+)"', page)[1]
     assert link.endswith(f"/de/g/{gid}/continue/{s0}")
     assert "Auf einem anderen Gerät weiterspielen" in page
@@ -157,7 +157,7 @@ def test_device_link_moves_the_seat_and_can_be_replaced(seeded):
     seeded.cookies.clear()
     with ws(seeded, gid, s0) as old_device:
         assert old_device.receive_json()["you"] == 0
-        r = seeded.post(f"/de/g/{gid}/link", headers=ORIGIN, cookies={f"cw_{gid}": s0},
+        r = seeded.post(f"/de/g/{gid}/link", headers=seat_headers({gid: s0}, ORIGIN),
                         follow_redirects=False)
         assert r.status_code == 303
         fresh = r.cookies[f"cw_{gid}"]
@@ -267,7 +267,7 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         # a spectator or a game still going cannot ask; Bob offers
         assert c.post(f"/en/g/{gid}/rematch", headers=ORIGIN,
                       follow_redirects=False).headers["location"].endswith("?error=rematch")
-        r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": s1},
+        r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s1}, ORIGIN),
                    follow_redirects=False)
         new = r.headers["location"].rsplit("/", 1)[1]
         b1 = r.cookies[f"cw_{new}"]
@@ -282,7 +282,7 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         assert table.record.seats[1].secret_hash != c.app.state.tables.cache.get(gid) \
             .record.seats[1].secret_hash
         # Ann joins with one click: her old seat, and the game starts by itself
-        r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": s0},
+        r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s0}, ORIGIN),
                    follow_redirects=False)
         assert r.headers["location"] == f"/en/g/{new}"
         b0 = r.cookies[f"cw_{new}"]
@@ -290,8 +290,8 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         assert b0 != s0 and table.record.seats[0].nickname == "Ann"
         assert table.status == "playing"
         # clicking again just goes to the new game
-        r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN,
-                   cookies={f"cw_{gid}": s0, f"cw_{new}": b0}, follow_redirects=False)
+        r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s0, new: b0}, ORIGIN),
+                   follow_redirects=False)
         assert r.headers["location"] == f"/en/g/{new}"
     with ws(c, gid, s0) as again:  # a reloaded old page knows the offer
         assert again.receive_json()["game"]["rematch"] == new

@@ -9,7 +9,7 @@ import pytest
 
 from cardwar.tables import hash_secret
 
-from .helpers import ORIGIN, create, finish, join, make_client, until, ws
+from .helpers import ORIGIN, create, finish, join, make_client, seat_headers, until, ws
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def stacked(tmp_path):
 
 def _rematch(c, gid: str, secret: str) -> tuple[str, str]:
     """The former player of ``secret`` clicks the rematch button: (new game, new secret)."""
-    r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": secret},
+    r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: secret}, ORIGIN),
                follow_redirects=False)
     assert r.status_code == 303 and "error" not in r.headers["location"], r.headers
     new = r.headers["location"].rsplit("/", 1)[1]
@@ -73,7 +73,7 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
         assert [(s["kind"], s["nickname"], s["online"]) for s in state["seats"]] == [
             ("human", "Ann", False), ("reserved", "Bob", False), ("reserved", "Cy", False)]
         # Bob comes along with one click on the old game's page: his own seat
-        r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": s1},
+        r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s1}, ORIGIN),
                    follow_redirects=False)
         assert r.headers["location"] == f"/en/g/{new}"
         b1 = r.cookies[f"cw_{new}"]
@@ -101,7 +101,7 @@ def test_the_creator_may_start_before_everyone_came(stacked):
         w1.receive_json()
         finish([w0, w1])
     new, a0 = _rematch(c, gid, s0)
-    page = c.get(f"/en/g/{new}", cookies={f"cw_{new}": a0})
+    page = c.get(f"/en/g/{new}", headers=seat_headers({new: a0}))
     assert _strings(page.text)["reserved_seat"] == "Kept for {name}"
     c.cookies.clear()
     for locale, text in (("de", "Für {name} freigehalten"), ("it", "Riservato a {name}")):
@@ -116,6 +116,6 @@ def test_the_creator_may_start_before_everyone_came(stacked):
         assert (joined["seat"], joined["kind"], joined["nickname"]) == (1, "computer", None)
         until(w0, "started")
     # Bob is too late: the rematch has started without him
-    r = c.post(f"/en/g/{gid}/rematch", headers=ORIGIN, cookies={f"cw_{gid}": s1},
+    r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s1}, ORIGIN),
                follow_redirects=False)
     assert r.headers["location"] == f"/en/g/{gid}?error=rematch"

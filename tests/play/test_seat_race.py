@@ -26,7 +26,7 @@ def war_seed(tmp_path):
 
 def test_a_start_between_accept_and_snapshot_shows_the_table_seat(war_seed, monkeypatch):
     c = war_seed
-    gid, s0 = create(c)
+    gid, _s0 = create(c)
     s1 = join(c, gid, "Bob")
     service = c.app.state.tables
     snapshot = Connection.catch_up

@@ -14,7 +14,7 @@ import pytest
 from cardwar.cli import main as cli_main
 from cardwar.engine import seating
 
-from .helpers import create, join, make_client, sync, until, ws
+from .helpers import ORIGIN, create, join, make_client, seat_headers, sync, until, ws
 
 
 @pytest.fixture
@@ -83,8 +83,8 @@ def test_a_rematch_is_seated_by_its_own_seed(tmp_path):
             until(ann, "over")
         c.app.state.tables.settings.testing_stacked_deck = False
         c.app.state.tables.settings.testing_seed = "war"
-        r = c.post(f"/en/g/{gid}/rematch", cookies={f"cw_{gid}": s0},
-                   headers={"origin": "http://testserver"}, follow_redirects=False)
+        r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s0}, ORIGIN),
+                   follow_redirects=False)
         new = r.headers["location"].rsplit("/", 1)[1]
         secret = r.cookies[f"cw_{new}"]
         c.cookies.clear()

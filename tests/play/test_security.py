@@ -13,7 +13,18 @@ from cardwar.tables import NicknameError, clean_nickname
 from cardwar.web.app import create_app
 from cardwar.web.protocol import ProtocolError, parse_message
 
-from .helpers import ORIGIN, cards_named, create, join, make_client, sync, until, ws
+from .helpers import (
+    ORIGIN,
+    cards_named,
+    create,
+    finish,
+    join,
+    make_client,
+    seat_headers,
+    sync,
+    until,
+    ws,
+)
 
 
 @pytest.fixture
@@ -37,7 +48,7 @@ def test_every_page_has_the_security_headers(client):
 
 def test_no_inline_script_on_any_play_page(client):
     gid, secret = create(client)
-    pages = [client.get(f"/en/g/{gid}", cookies={f"cw_{gid}": secret}).text,
+    pages = [client.get(f"/en/g/{gid}", headers=seat_headers({gid: secret})).text,
              client.get("/en/peace").text, client.get("/it/war").text]
     for page in pages:
         for tag in re.findall(r"<script[^>]*>", page):
@@ -54,12 +65,12 @@ def test_no_inline_script_on_any_play_page(client):
 def test_state_changing_requests_need_this_site(client, path, form):
     gid, secret = create(client)
     for headers in ({}, {"origin": "http://evil.example"}, {"sec-fetch-site": "cross-site"}):
-        r = client.post(path.format(gid=gid), data=form, headers=headers,
-                        cookies={f"cw_{gid}": secret}, follow_redirects=False)
+        r = client.post(path.format(gid=gid), data=form,
+                        headers=seat_headers({gid: secret}, headers), follow_redirects=False)
         assert r.status_code == 403
         assert "Something went wrong" in r.text and "Traceback" not in r.text
-    r = client.post(f"/de/g/{gid}/link", headers={"origin": "http://evil.example"},
-                    cookies={f"cw_{gid}": secret})
+    r = client.post(f"/de/g/{gid}/link",
+                    headers=seat_headers({gid: secret}, {"origin": "http://evil.example"}))
     assert r.status_code == 403 and "nicht von den Seiten dieser Website" in r.text
 
 
@@ -87,18 +98,18 @@ def test_guessed_game_ids_get_the_same_404(client):
 
 
 def test_a_seat_secret_never_works_in_another_game(client):
-    a, secret_a = create(client)
+    _a, secret_a = create(client)
     b, _ = create(client)
     # game A's secret under game B's cookie name: a spectator, no device link
-    page = client.get(f"/en/g/{b}", cookies={f"cw_{b}": secret_a})
+    page = client.get(f"/en/g/{b}", headers=seat_headers({b: secret_a}))
     assert 'id="device-link"' not in page.text
     with ws(client, b, secret_a) as sock:
         assert sock.receive_json()["you"] is None
         sock.send_json({"type": "start"})
         assert until(sock, "error")["code"] == "not_seated"
     assert client.get(f"/en/g/{b}/continue/{secret_a}").status_code == 404
-    assert client.post(f"/en/g/{b}/link", headers=ORIGIN,
-                       cookies={f"cw_{b}": secret_a}).status_code == 403
+    assert client.post(f"/en/g/{b}/link",
+                       headers=seat_headers({b: secret_a}, ORIGIN)).status_code == 403
     assert client.app.state.tables.cache.get(b).status == "lobby"
 
 
@@ -215,12 +226,31 @@ def test_markup_in_a_nickname_is_text_everywhere(client):
     gid, s0 = create(client, nickname=evil)
     s1 = join(client, gid, "<svg onload=alert(1)>")
     for secret in (s0, s1, None):
-        cookies = {f"cw_{gid}": secret} if secret else {}
-        page = client.get(f"/en/g/{gid}", cookies=cookies).text
+        seats = {gid: secret} if secret else {}
+        page = client.get(f"/en/g/{gid}", headers=seat_headers(seats)).text
         assert "<img src=x" not in page and "<svg onload" not in page
     with ws(client, gid, s1) as sock:
         state = sock.receive_json()
     assert state["seats"][0]["nickname"] == evil  # the script shows it with textContent
+
+
+def test_a_nickname_cannot_close_the_data_a_page_embeds(client):
+    """The replay page embeds the game, nicknames too, as JSON in a script
+    element (Jinja's ``|tojson``): a nickname with ``</script>`` stays data."""
+    evil = "</script><b>x"
+    gid, s0 = create(client, nickname=evil)
+    s1 = join(client, gid, "Bob")
+    with ws(client, gid, s0) as w0, ws(client, gid, s1) as w1:
+        w0.receive_json()
+        w1.receive_json()
+        finish([w0, w1])
+    page = client.get(f"/uk/g/{gid}/replay").text
+    assert "</script><b>" not in page
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                      page, re.S)
+    assert found and evil in json.dumps(json.loads(found[1]), ensure_ascii=False)
+    strings = re.search(r'id="play-strings">(.*?)</script>', page, re.S)
+    assert strings and "Місце" in strings[1]  # the words as UTF-8, not escapes
 
 
 def test_server_errors_are_a_translated_page_with_a_request_id(tmp_path, caplog):

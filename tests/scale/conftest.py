@@ -21,7 +21,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 PG_URL = os.environ.get("CARDWAR_TEST_POSTGRES",

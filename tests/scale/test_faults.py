@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import pytest
 
 from .conftest import ROOT, Server, free_port

@@ -14,7 +14,7 @@ import os
 import signal
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 from websockets.asyncio.client import connect
 
 

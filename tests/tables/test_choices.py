@@ -3,7 +3,6 @@ and how long a peace stays on the table at each pace (cardwar.tables.clocks)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
@@ -17,7 +16,7 @@ from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 from cardwar.tables.events import follow
 from cardwar.tables.pace import fast_forward, leave, set_pace
 
-from .test_service import _until
+from .test_service import _close, _until
 
 
 def _playing(players: int = 3, **kw) -> Table:
@@ -75,12 +74,12 @@ def test_only_a_player_who_is_out_fast_forwards_and_only_if_nobody_flips_by_hand
     assert [e["type"] for e in t.take_outbox()] == ["fast_forward"] and t.skipping
 
 
-async def _service(tmp_path, **kw) -> TableService:
+async def _service(tmp_path, clock=time.monotonic, **kw) -> TableService:
     settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'games.db'}",
                         testing_stacked_deck=True, **kw)
     store = Store(settings.database)
     await store.migrate()
-    return TableService(store, LocalBus(), settings)
+    return TableService(store, LocalBus(), settings, clock)
 
 
 @pytest.mark.anyio
@@ -105,13 +104,13 @@ async def test_a_peace_waits_before_any_automatic_flip_at_every_pace(tmp_path):
     assert shown == pytest.approx({"slow": 6.5, "normal": 3.8, "fast": 2.45})
     table.skipping = True
     assert service.clocks.wait(table) == 0.0
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
 async def test_leave_and_fast_forward_through_the_service(tmp_path):
     service = await _service(tmp_path, computer_delay=0.01, peace_show=0.0)
-    table, s0 = await service.create("peace", 4, nickname="Ann")
+    table, _s0 = await service.create("peace", 4, nickname="Ann")
     _, s1 = await service.join(table.id, "Bo")
     _, s2 = await service.join(table.id, "Cy")
     await service.start(table.id, 0)  # seat 3 to the computer
@@ -127,7 +126,7 @@ async def test_leave_and_fast_forward_through_the_service(tmp_path):
     await service.set_auto(table.id, 0, True)
     await fast_forward(service, table.id, cy)
     await _until(lambda: table.status == "over")
-    await service.close()
+    await _close(service)
 
 
 def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
@@ -215,7 +214,7 @@ async def test_beggar_follows_the_players_paces(tmp_path):
     for seat in (ann, bo):
         with pytest.raises(TableError, match="not_out"):
             await fast_forward(service, table.id, seat)
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
@@ -229,22 +228,25 @@ async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path)
     assert service.clocks.pace(table) == "fast"
     await _until(lambda: table.status == "over")
     assert table.game.cards_played == 6 and table.game.tricks == 2  # the stacked deal
-    await service.close()
+    await _close(service)
 
 
 @pytest.mark.anyio
 async def test_a_pace_chosen_while_a_battle_waits_counts_from_its_start(tmp_path):
     """The wait (a peace's too) starts when the battle before is played, not
-    again at every change: a faster pace chosen late flips at once."""
-    service = await _service(tmp_path, computer_delay=3.0, peace_show=0.0)
+    again at every change: a faster pace chosen late flips at once. The
+    service reads a clock the test moves: 20 s pass at the normal pace (60 s),
+    then the fast pace (15 s) is already over; counted from the change, the
+    flip would be 15 s away, past the test's patience."""
+    now = [1000.0]
+    service = await _service(tmp_path, clock=lambda: now[0], computer_delay=60.0,
+                             peace_show=0.0)
     table, secret = await service.create("peace", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
-    started_at = time.monotonic()
     ann = table.seat_of(hash_secret(secret))
-    await service.set_auto(table.id, ann, True)  # normal pace: 3 s for battle 1
-    await asyncio.sleep(1.0)
-    await set_pace(service, table.id, ann, "fast")  # 3 s * 0.25: already over
-    await _until(lambda: table.game.battles >= 1)
-    waited = time.monotonic() - started_at
-    assert 1.0 <= waited < 1.4, waited  # not 1 s + 0.75 s
-    await service.close()
+    await service.set_auto(table.id, ann, True)  # normal pace: 60 s for battle 1
+    assert table.game.battles == 0
+    now[0] += 20.0
+    await set_pace(service, table.id, ann, "fast")  # 60 s * 0.25: already over
+    await _until(lambda: table.game.battles >= 1, seconds=5)
+    await _close(service)

@@ -177,7 +177,7 @@ async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
     try:
         table, s0 = await service.create("war", 4, face_down=1, computers=(1, 3), nickname="Ann")
         gid = table.id
-        _, s2 = await service.join(gid, "Cy")
+        _, _s2 = await service.join(gid, "Cy")
         with pytest.raises(TableError, match="not_over"):
             await rematch(service, gid, 0)
         await service.start(gid, 0)

@@ -139,9 +139,8 @@ async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_
     assert ann is not None
     # the computer flips, but no human is kept waiting: no idle clock, no countdown
     await _until(lambda: 1 - ann in table.record.flipped)
-    await asyncio.sleep(0.2)  # four idle timeouts
     async with service.cache.lock(table.id):  # the computer's flip is done
-        assert service.clocks.count(table.id) == 0  # nothing will flip for Ann
+        assert service.clocks.count(table.id) == 0  # no timer armed: nothing will flip for Ann
     assert table.game.battles == 0
     assert service.idle_left(table) is None
     # Ann flips herself: the game goes on
@@ -275,7 +274,8 @@ async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(t
         assert message["battle"] == table.steps + 1
     # then the clocks play for both idle humans a few cards, and stop
     await _until(lambda: table.steps == 1 + 6, seconds=5)
-    await asyncio.sleep(0.4)  # eight clocks' worth: no more cards are put down
+    async with service.cache.lock(table.id):  # the sixth card's change is over
+        assert service.clocks.count(table.id) == 0  # no timer armed: no more cards
     assert table.steps == 1 + 6 and table.status == "playing"
     assert service.idle_left(table) is None
     await _close(service)

@@ -102,7 +102,7 @@ export function connect(on) {
     const sock = ws;
     if (!sock) { on.lost(); return; }
     ws = null;
-    try { sock.close(); } catch (err) { /* already closing */ }
+    try { sock.close(); } catch { /* already closing */ }
     dropped();
   });
   open();

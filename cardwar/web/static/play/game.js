@@ -45,7 +45,7 @@ let revealTimer;
 let expiryTimer;
 /** @type {Storage | null} */
 let storage = null;
-try { storage = window.localStorage; } catch (e) { /* storage blocked: nothing remembered */ }
+try { storage = window.localStorage; } catch { /* storage blocked: nothing remembered */ }
 const sound = makeSound(storage);
 
 // While a peace is on show (until holdUntil, on the Date.now() clock), the next
@@ -156,7 +156,7 @@ function expireLater(s) {
 
 /** What the page remembers under `key`, or null. @param {string} key */
 function remembered(key) {
-  try { return storage ? storage.getItem(key) : null; } catch (e) { return null; }
+  try { return storage ? storage.getItem(key) : null; } catch { return null; }
 }
 
 function draw() { render(view, state); }
@@ -321,7 +321,7 @@ buildReactionBar(view);
 const muteBox = /** @type {HTMLInputElement} */ (byId("mute-reactions"));
 muteBox.checked = remembered(MUTE_KEY) === "on";
 muteBox.addEventListener("change", () => {
-  try { if (storage) storage.setItem(MUTE_KEY, muteBox.checked ? "on" : "off"); } catch (e) { /**/ }
+  try { if (storage) storage.setItem(MUTE_KEY, muteBox.checked ? "on" : "off"); } catch { /**/ }
   dispatch({ type: "local:mute", on: muteBox.checked });
 });
 const soundBox = /** @type {HTMLInputElement} */ (byId("sound-on"));

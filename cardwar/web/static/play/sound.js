@@ -137,10 +137,10 @@ function noise(ctx, length) {
 
 /** @param {Storage | null} storage */
 function read(storage) {
-  try { return storage ? storage.getItem(SOUND_KEY) : null; } catch (e) { return null; }
+  try { return storage ? storage.getItem(SOUND_KEY) : null; } catch { return null; }
 }
 
 /** @param {Storage | null} storage @param {string} value */
 function write(storage, value) {
-  try { if (storage) storage.setItem(SOUND_KEY, value); } catch (e) { /* private mode */ }
+  try { if (storage) storage.setItem(SOUND_KEY, value); } catch { /* private mode */ }
 }
