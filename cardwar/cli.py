@@ -16,6 +16,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
+from .cli_slap import (
+    add_slaps_option,
+    add_table_options,
+    play_record,
+    refuse_slap_options,
+    simulate_record,
+)
 from .cli_text import describe, log_lines
 from .engine import (
     PEACE,
@@ -111,7 +118,8 @@ def _check_bind(host: str, port: int) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardwar",
-                description="Play Peace (War in reverse), War and Beggar-my-neighbour.")
+                description="Play Peace (War in reverse), War, Beggar-my-neighbour, "
+                            "Egyptian Ratscrew and Slapjack.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one game and print how it went")
@@ -124,8 +132,11 @@ def _parser() -> argparse.ArgumentParser:
                      'beggar also takes the records\' notation, 26 of "-JQKA" a hand')
     play.add_argument("--face-down", type=int, default=None, dest="face_down")
     play.add_argument("--log", action="store_true",
-                      help="include every battle (beggar: every trick)")
+                      help="include every battle (beggar: every trick; ers, slapjack: "
+                           "every card, slap and taking)")
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    add_slaps_option(play)
+    add_table_options(play)
     p.set_defaults(play_options={o for a in play._actions for o in a.option_strings})
 
     sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
@@ -136,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--face-down", type=int, default=None, dest="face_down")
     sim.add_argument("--processes", type=int, default=1,
                      help="spread the games over this many processes (same results)")
+    add_table_options(sim)
 
     shuf = sub.add_parser("shuffle", help="print the commitment and the deck for a seed")
     shuf.add_argument("--seed", required=True)
@@ -163,6 +175,7 @@ def _deck(args: argparse.Namespace, players: int) -> list[Card]:
 
 
 def _setup(args: argparse.Namespace) -> Setup:
+    refuse_slap_options(args)
     variant = get_variant(args.variant)
     if args.hands is not None:
         hands = parse_hands(args.hands)
@@ -186,6 +199,7 @@ def _no_face_down(args: argparse.Namespace) -> None:
 def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     """The deal of ``play --variant beggar`` (two players only, RULES.md 10)."""
     _no_face_down(args)
+    refuse_slap_options(args)
     if args.players is not None:
         get_variant(args.variant).check(args.players)
     if args.hands is not None:
@@ -201,6 +215,7 @@ def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
 _RECORDS: dict[Play, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "battles": lambda args: game_json(_setup(args), log=args.log),
     "turns": lambda args: beggar_json(_beggar_setup(args), log=args.log),
+    "slaps": play_record,
 }
 
 
@@ -222,16 +237,20 @@ def _simulate(args: argparse.Namespace) -> None:
     if not 1 <= args.processes <= MAX_SIMULATE_PROCESSES:
         raise UsageError(f"--processes must be from 1 to {MAX_SIMULATE_PROCESSES}")
     variant = get_variant(args.variant)
-    if variant.play == "turns":
-        _no_face_down(args)
-    variant.check(args.players, args.face_down)
+    if variant.play != "slaps":  # the slap games check their own options
+        refuse_slap_options(args)
+        if variant.play == "turns":
+            _no_face_down(args)
+        variant.check(args.players, args.face_down)
     start = time.perf_counter()
     with tqdm(total=args.games, file=sys.stderr, disable=None, unit="game") as bar:
 
         def step(games: int) -> None:
             bar.update(games)
 
-        if variant.play == "turns":
+        if variant.play == "slaps":
+            stats = simulate_record(args, step)
+        elif variant.play == "turns":
             stats = simulate_beggar(args.games, args.seed, step)
         else:
             stats = simulate(variant, args.players, args.games, args.seed,

@@ -17,6 +17,10 @@ Public API (RULES.md sections in brackets):
   :class:`CardResult`, :class:`TrickResult`, :class:`Cycle`,
   :func:`play_beggar_fast`, :class:`BeggarSummary`, :func:`simulate_beggar`,
   :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`beggar_json`.
+* Egyptian Ratscrew and Slapjack [11] (:data:`ERS`, :data:`SLAPJACK`,
+  ``play="slaps"``, not online yet): the subpackage :mod:`cardwar.engine.slap`,
+  every public name of it exported here too (:class:`SlapGame`,
+  :class:`SlapRules`, :class:`Slap`, :class:`Step`, :class:`Skill`, ...).
 """
 
 from .beggar import BeggarGame, CardResult, Cycle, TrickResult
@@ -37,11 +41,63 @@ from .cards import (
 from .fast import Summary, play_fast, summarize
 from .game import BattleResult, Game, GameOverError, Outcome, PeaceStep, Reason
 from .records import Setup, battle_json, game_json
-from .shuffle import commitment, new_seed, seated, seating, shuffled_deck
+from .shuffle import (
+    Words,
+    commitment,
+    new_seed,
+    seated,
+    seating,
+    shuffled_deck,
+    words_after_seating,
+)
 from .simulate import simulate
+from .slap import (
+    CARD_LIMIT,
+    REFLEXES,
+    CardDown,
+    CardsBurned,
+    Close,
+    Computers,
+    DecidedSlap,
+    Event,
+    GameEnded,
+    Intent,
+    Move,
+    Pattern,
+    PileTaken,
+    PutDown,
+    Reflexes,
+    SeatOut,
+    Skill,
+    Slap,
+    SlapError,
+    SlapGame,
+    SlapJudged,
+    SlapRules,
+    SlapSetup,
+    Step,
+    Taking,
+    Verdict,
+    WindowOpened,
+    WindowOpenError,
+    decide,
+    event_json,
+    move_from_json,
+    move_json,
+    parse_skills,
+    parse_slaps,
+    pattern_of,
+    play_computers,
+    play_decided,
+    simulate_slaps,
+    slap_json,
+    slaps_text,
+)
 from .variants import (
     BEGGAR,
+    ERS,
     PEACE,
+    SLAPJACK,
     STANDARD,
     VARIANTS,
     WAR,
@@ -64,4 +120,11 @@ __all__ = [
     "SeatView", "seat_view", "seated", "seating", "BeggarGame", "CardResult", "Cycle",
     "TrickResult", "BeggarSummary", "play_beggar_fast", "simulate_beggar", "summarize_beggar",
     "BeggarSetup", "beggar_json", "parse_beggar_hands", "trick_json",
+    "ERS", "SLAPJACK", "Words", "words_after_seating",
+    "REFLEXES", "Computers", "Intent", "Reflexes", "Skill", "decide", "parse_skills",
+    "CardDown", "CardsBurned", "Close", "Event", "GameEnded", "Move", "PileTaken", "PutDown",
+    "SeatOut", "Slap", "SlapError", "SlapJudged", "Step", "Taking", "Verdict", "WindowOpened",
+    "WindowOpenError", "move_from_json", "move_json", "SlapGame", "DecidedSlap", "SlapSetup",
+    "event_json", "parse_slaps", "play_computers", "play_decided", "slap_json", "slaps_text",
+    "CARD_LIMIT", "Pattern", "SlapRules", "pattern_of", "simulate_slaps",
 ]
