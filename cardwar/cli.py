@@ -38,6 +38,7 @@ from .engine import (
     commitment,
     game_json,
     get_variant,
+    parse_beggar_deck,
     parse_beggar_hands,
     parse_cards,
     parse_hands,
@@ -127,9 +128,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None)
     src = play.add_mutually_exclusive_group()
     src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
-    src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."')
+    src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."; '
+                     'beggar also takes a whole pack in notation, 52 of "-JQKA"')
     src.add_argument("--hands", help='each seat\'s pile, top first: "2C 5D / 9H 3S"; '
-                     'beggar also takes the records\' notation, 26 of "-JQKA" a hand')
+                     'beggar also takes the records\' notation, "-JQKA", any length: '
+                     '"--J- / K-J-"')
     play.add_argument("--face-down", type=int, default=None, dest="face_down")
     play.add_argument("--log", action="store_true",
                       help="include every battle (beggar: every trick; ers, slapjack: "
@@ -205,7 +208,11 @@ def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     if args.hands is not None:
         return BeggarSetup.from_hands(parse_beggar_hands(args.hands))
     if args.deck is not None:
-        return BeggarSetup.from_deck(_deck(args, 2))
+        deck = parse_beggar_deck(args.deck)
+        if len(deck) < 2:
+            raise UsageError(f"--deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, "
+                             "fewer than 2 players")
+        return BeggarSetup.from_deck(deck)
     if args.seed is None:
         raise UsageError("give one of --seed, --deck or --hands")
     return BeggarSetup.from_seed(args.seed)
@@ -322,7 +329,8 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
-    """Join ``--hands`` and a value that starts with ``-`` (the records' notation).
+    """Join ``--hands`` or ``--deck`` and a value that starts with ``-`` (the records'
+    notation).
 
     argparse reads ``--hands ---AJ--Q.../-----A...`` as two options; a value
     that is not (the start of) one of ``options`` becomes ``--hands=VALUE``.
@@ -330,12 +338,12 @@ def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
     out: list[str] = []
     args = iter(argv)
     for arg in args:
-        value = next(args, None) if arg == "--hands" else None
+        value = next(args, None) if arg in ("--hands", "--deck") else None
         if value is None:
             out.append(arg)
         elif value.startswith("-") and not any(
                 o.startswith(value.split("=", 1)[0]) for o in options):
-            out.append(f"--hands={value}")
+            out.append(f"{arg}={value}")
         else:
             out += [arg, value]
     return out

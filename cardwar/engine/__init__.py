@@ -16,7 +16,8 @@ Public API (RULES.md sections in brackets):
   :class:`BeggarGame` (one card or one trick at a time),
   :class:`CardResult`, :class:`TrickResult`, :class:`Cycle`,
   :func:`play_beggar_fast`, :class:`BeggarSummary`, :func:`simulate_beggar`,
-  :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`beggar_json`.
+  :class:`BeggarSetup`, :func:`parse_beggar_hands`, :func:`parse_beggar_deck`,
+  :func:`beggar_json`.
 * Egyptian Ratscrew and Slapjack [11] (:data:`ERS`, :data:`SLAPJACK`,
   ``play="slaps"``, not online yet): the subpackage :mod:`cardwar.engine.slap`,
   every public name of it exported here too (:class:`SlapGame`,
@@ -25,7 +26,13 @@ Public API (RULES.md sections in brackets):
 
 from .beggar import BeggarGame, CardResult, Cycle, TrickResult
 from .beggar_fast import BeggarSummary, play_beggar_fast, simulate_beggar, summarize_beggar
-from .beggar_records import BeggarSetup, beggar_json, parse_beggar_hands, trick_json
+from .beggar_records import (
+    BeggarSetup,
+    beggar_json,
+    parse_beggar_deck,
+    parse_beggar_hands,
+    trick_json,
+)
 from .cards import (
     PACK_SIZE,
     Card,
@@ -119,7 +126,7 @@ __all__ = [
     "get_variant", "register", "unregister",
     "SeatView", "seat_view", "seated", "seating", "BeggarGame", "CardResult", "Cycle",
     "TrickResult", "BeggarSummary", "play_beggar_fast", "simulate_beggar", "summarize_beggar",
-    "BeggarSetup", "beggar_json", "parse_beggar_hands", "trick_json",
+    "BeggarSetup", "beggar_json", "parse_beggar_deck", "parse_beggar_hands", "trick_json",
     "ERS", "SLAPJACK", "Words", "words_after_seating",
     "REFLEXES", "Computers", "Intent", "Reflexes", "Skill", "decide", "parse_skills",
     "CardDown", "CardsBurned", "Close", "Event", "GameEnded", "Move", "PileTaken", "PutDown",
