@@ -149,8 +149,8 @@ def parse_beggar_deck(text: str) -> list[Card]:
     if len(symbols) != 2 * NOTATION_LENGTH:
         raise CardError(f"a deck in notation is a whole pack, {2 * NOTATION_LENGTH} "
                         f"symbols, not {len(symbols)}")
-    hands = deal(list(symbols), PLAYERS)
-    first, second = cards_from_notation(["".join(h) for h in hands], whole_pack=True)
+    # RULES.md 3: one card at a time, seat 0 first
+    first, second = cards_from_notation([symbols[0::2], symbols[1::2]], whole_pack=True)
     return [c for pair in zip(first, second, strict=True) for c in pair]
 
 

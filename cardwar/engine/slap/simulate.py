@@ -46,6 +46,31 @@ def _figures(values: list[int], name: str) -> dict[str, Any]:
             f"min_{name}": min(values), f"max_{name}": max(values)}
 
 
+def play_rows(rules: SlapRules, players: int, games: int, seed: str,
+              skills: Sequence[Skill], progress: Callable[[int], None] | None = None,
+              processes: int = 1) -> list[GameRow]:
+    """Every game's figures (:func:`play_seeds` for games ``0..games-1``), in chunks of
+    :data:`CHUNK` games, over ``processes`` processes; ``progress`` gets each chunk's size."""
+    chunks = [(s, min(s + CHUNK, games)) for s in range(0, games, CHUNK)]
+    rows: list[GameRow] = []
+    if processes > 1 and len(chunks) > 1:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(processes, mp_context=context) as pool:
+            futures = [pool.submit(play_seeds, rules, players, skills, seed, a, b)
+                       for a, b in chunks]
+            for future in futures:
+                part = future.result()
+                rows += part
+                if progress is not None:
+                    progress(len(part))
+    else:
+        for a, b in chunks:
+            rows += play_seeds(rules, players, skills, seed, a, b)
+            if progress is not None:
+                progress(b - a)
+    return rows
+
+
 def simulate_slaps(rules: SlapRules, players: int, games: int, seed: str = "sim",
                    skills: Sequence[Skill] | None = None,
                    progress: Callable[[int], None] | None = None,
@@ -73,23 +98,7 @@ def simulate_slaps(rules: SlapRules, players: int, games: int, seed: str = "sim"
     lobby = list(skills or [Skill.NORMAL] * players)
     if len(lobby) != players:
         raise ValueError(f"{len(lobby)} skills for {players} players")
-    chunks = [(s, min(s + CHUNK, games)) for s in range(0, games, CHUNK)]
-    rows: list[GameRow] = []
-    if processes > 1 and len(chunks) > 1:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(processes, mp_context=context) as pool:
-            futures = [pool.submit(play_seeds, rules, players, lobby, seed, a, b)
-                       for a, b in chunks]
-            for future in futures:
-                part = future.result()
-                rows += part
-                if progress is not None:
-                    progress(len(part))
-    else:
-        for a, b in chunks:
-            rows += play_seeds(rules, players, lobby, seed, a, b)
-            if progress is not None:
-                progress(b - a)
+    rows = play_rows(rules, players, games, seed, lobby, progress, processes)
     cards = [r[0] for r in rows]
     wins_by_seat = [0] * players
     wins_by_lobby = [0] * players
