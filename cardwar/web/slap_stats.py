@@ -15,7 +15,8 @@ so no skill keeps the first seat), and writes ``slap_stats.json``::
 
 ``wins`` counts the games won by the computer (or computers) of the first
 skill; ``ci`` is its 95% Wilson interval; ``bins`` counts games by length,
-:data:`BIN` cards a bin, the last bin open-ended. The page reads it (:func:`load`).
+:data:`BIN` cards a bin (the game's own width), the last bin open-ended. The
+page reads it (:func:`load`).
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ TABLES: dict[str, tuple[Skill, ...]] = {
     "sharp-normal-normal-normal": (Skill.SHARP, Skill.NORMAL, Skill.NORMAL, Skill.NORMAL),
 }
 VARIANTS = ("ers", "slapjack")
-#: Cards per histogram bin, and the bins before the open-ended last one.
-BIN = 50
+#: Cards per histogram bin, per game, and the bins before the open-ended last one.
+BIN = {"ers": 100, "slapjack": 50}
 BINS = 10
 
 
@@ -62,9 +63,10 @@ def table(variant: str, key: str, games: int, seed: str = SEED,
         counted = [0]
     wins = sum(1 for r in rows if r[6] in counted)
     cards = [r[0] for r in rows]
+    width = BIN[variant]
     counts = [0] * (BINS + 1)
     for n in cards:
-        counts[min(n // BIN, BINS)] += 1
+        counts[min(n // width, BINS)] += 1
     return {
         "key": key, "skills": [s.value for s in skills], "games": games, "wins": wins,
         "share": round(wins / games, 5), "ci": wilson(wins, games),
@@ -73,7 +75,7 @@ def table(variant: str, key: str, games: int, seed: str = SEED,
         "mean_slaps": round(statistics.fmean(r[2] for r in rows), 1),
         "mean_burned": round(statistics.fmean(r[3] for r in rows), 1),
         "draws": sum(1 for r in rows if r[5] < 0),
-        "bins": [{"from": b * BIN, "to": None if b == BINS else (b + 1) * BIN - 1,
+        "bins": [{"from": b * width, "to": None if b == BINS else (b + 1) * width - 1,
                   "games": c} for b, c in enumerate(counts)],
     }
 
