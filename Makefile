@@ -127,10 +127,12 @@ bench: install-sim
 
 # The rules pages' statistics: the battle games' (cardwar/web/stats.json,
 # 100,000 games per variant and player count on every core; about a minute
-# on two) and Beggar-my-neighbour's (cardwar/web/beggar_stats.json).
+# on two), Beggar-my-neighbour's (cardwar/web/beggar_stats.json) and the slap
+# games' (cardwar/web/slap_stats.json: 10,000 computers' games per table).
 stats: install-sim
 	$(BIN)/python -m cardwar.web.stats
 	$(BIN)/python -m cardwar.web.beggar_stats
+	$(BIN)/python -m cardwar.web.slap_stats --processes 2
 
 # The release: the sdist (dist/cardwar-<version>.tar.gz, the tarball that
 # deploy/README.md installs) and the wheel, built with the locked setuptools and Babel.

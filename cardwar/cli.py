@@ -19,6 +19,13 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from .cli_ops import OPS_COMMANDS, add_ops_parsers, overrides
+from .cli_slap import (
+    add_slaps_option,
+    add_table_options,
+    play_record,
+    refuse_slap_options,
+    simulate_record,
+)
 from .cli_text import describe, log_lines
 from .engine import (
     PEACE,
@@ -34,6 +41,7 @@ from .engine import (
     commitment,
     game_json,
     get_variant,
+    parse_beggar_deck,
     parse_beggar_hands,
     parse_cards,
     parse_hands,
@@ -114,7 +122,8 @@ def _check_bind(host: str, port: int) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardwar",
-                description="Play Peace (War in reverse), War and Beggar-my-neighbour.")
+                description="Play Peace (War in reverse), War, Beggar-my-neighbour, "
+                            "Egyptian Ratscrew and Slapjack.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one game and print how it went")
@@ -122,13 +131,18 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None)
     src = play.add_mutually_exclusive_group()
     src.add_argument("--seed", help="shuffle with this seed (RULES.md section 9)")
-    src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."')
+    src.add_argument("--deck", help='52 or fewer cards, top first, e.g. "2C 3D ..."; '
+                     'beggar also takes a whole pack in notation, 52 of "-JQKA"')
     src.add_argument("--hands", help='each seat\'s pile, top first: "2C 5D / 9H 3S"; '
-                     'beggar also takes the records\' notation, 26 of "-JQKA" a hand')
+                     'beggar also takes the records\' notation, "-JQKA", any length: '
+                     '"--J- / K-J-"')
     play.add_argument("--face-down", type=int, default=None, dest="face_down")
     play.add_argument("--log", action="store_true",
-                      help="include every battle (beggar: every trick)")
+                      help="include every battle (beggar: every trick; ers, slapjack: "
+                           "every card, slap and taking)")
     play.add_argument("--json", action="store_true", help="print one JSON object")
+    add_slaps_option(play)
+    add_table_options(play)
     p.set_defaults(play_options={o for a in play._actions for o in a.option_strings})
 
     sim = sub.add_parser("simulate", help="play many seeded games and print statistics")
@@ -139,6 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--face-down", type=int, default=None, dest="face_down")
     sim.add_argument("--processes", type=int, default=1,
                      help="spread the games over this many processes (same results)")
+    add_table_options(sim)
 
     shuf = sub.add_parser("shuffle", help="print the commitment and the deck for a seed")
     shuf.add_argument("--seed", required=True)
@@ -166,6 +181,7 @@ def _deck(args: argparse.Namespace, players: int) -> list[Card]:
 
 
 def _setup(args: argparse.Namespace) -> Setup:
+    refuse_slap_options(args)
     variant = get_variant(args.variant)
     if args.hands is not None:
         hands = parse_hands(args.hands)
@@ -189,12 +205,17 @@ def _no_face_down(args: argparse.Namespace) -> None:
 def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
     """The deal of ``play --variant beggar`` (two players only, RULES.md 10)."""
     _no_face_down(args)
+    refuse_slap_options(args)
     if args.players is not None:
         get_variant(args.variant).check(args.players)
     if args.hands is not None:
         return BeggarSetup.from_hands(parse_beggar_hands(args.hands))
     if args.deck is not None:
-        return BeggarSetup.from_deck(_deck(args, 2))
+        deck = parse_beggar_deck(args.deck)
+        if len(deck) < 2:
+            raise UsageError(f"--deck has {len(deck)} card{'' if len(deck) == 1 else 's'}, "
+                             "fewer than 2 players")
+        return BeggarSetup.from_deck(deck)
     if args.seed is None:
         raise UsageError("give one of --seed, --deck or --hands")
     return BeggarSetup.from_seed(args.seed)
@@ -204,6 +225,7 @@ def _beggar_setup(args: argparse.Namespace) -> BeggarSetup:
 _RECORDS: dict[Play, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "battles": lambda args: game_json(_setup(args), log=args.log),
     "turns": lambda args: beggar_json(_beggar_setup(args), log=args.log),
+    "slaps": play_record,
 }
 
 
@@ -250,9 +272,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.processes <= MAX_SIMULATE_PROCESSES:
         raise UsageError(f"--processes must be from 1 to {MAX_SIMULATE_PROCESSES}")
     variant = get_variant(args.variant)
-    if variant.play == "turns":
-        _no_face_down(args)
-    variant.check(args.players, args.face_down)
+    if variant.play != "slaps":  # the slap games check their own options
+        refuse_slap_options(args)
+        if variant.play == "turns":
+            _no_face_down(args)
+        variant.check(args.players, args.face_down)
     if variant.play == "battles" and (missing := _simulator_missing()):
         print(f"cardwar: error: simulating {variant.name} needs the compiled core "
               f"({' and '.join(missing)}), which this install leaves out: {SIM_EXTRA}",
@@ -260,7 +284,9 @@ def _simulate(args: argparse.Namespace) -> int:
         return 1
     start = time.perf_counter()
     with _progress(args.games) as step:
-        if variant.play == "turns":
+        if variant.play == "slaps":
+            stats = simulate_record(args, step)
+        elif variant.play == "turns":
             stats = simulate_beggar(args.games, args.seed, step)
         else:
             stats = simulate(variant, args.players, args.games, args.seed,
@@ -333,7 +359,8 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
-    """Join ``--hands`` and a value that starts with ``-`` (the records' notation).
+    """Join ``--hands`` or ``--deck`` and a value that starts with ``-`` (the records'
+    notation).
 
     argparse reads ``--hands ---AJ--Q.../-----A...`` as two options; a value
     that is not (the start of) one of ``options`` becomes ``--hands=VALUE``.
@@ -341,12 +368,12 @@ def _glue_hands(argv: Sequence[str], options: set[str]) -> list[str]:
     out: list[str] = []
     args = iter(argv)
     for arg in args:
-        value = next(args, None) if arg == "--hands" else None
+        value = next(args, None) if arg in ("--hands", "--deck") else None
         if value is None:
             out.append(arg)
         elif value.startswith("-") and not any(
                 o.startswith(value.split("=", 1)[0]) for o in options):
-            out.append(f"--hands={value}")
+            out.append(f"{arg}={value}")
         else:
             out += [arg, value]
     return out

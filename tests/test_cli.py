@@ -341,6 +341,18 @@ def test_beggar_small_examples(hands: str, winner: int | None, cards: int, trick
     assert sum(record["final_counts"]) == len(hands.replace("/", " ").split())
 
 
+def test_beggar_hands_in_notation_of_any_length() -> None:
+    short = play_json("--variant", "beggar", "--hands", "--J- / K-J-", "--log")
+    check_beggar(short, log=True)
+    assert short == play_json("--variant", "beggar", "--hands", "2C 3C JC 4C / KC 5C JD 6C",
+                              "--log")
+    assert (short["reason"], short["cards_played"], short["tricks"]) == ("cycle", 16, 4)
+    first, second = (h.strip() for h in NESSLER.split("/"))
+    deck = "".join(a + b for a, b in zip(first, second, strict=True))  # dealt by rule 3
+    assert play_json("--variant", "beggar", "--deck", deck) == play_json(
+        "--variant", "beggar", "--hands", NESSLER)
+
+
 def test_beggar_deck_is_dealt_per_section_3() -> None:
     deck = [*reversed(shuffled_deck("beggar-deck"))]
     record = play_json("--variant", "beggar", "--deck", cards_text(deck), "--log")
@@ -411,9 +423,10 @@ def test_simulate_beggar() -> None:
         (["play", "--variant", "beggar", "--seed", "x", "--face-down", "3"], "--face-down"),
         (["play", "--variant", "beggar", "--hands", "2C / 3C", "--face-down", "1"],
          "--face-down"),
-        (["play", "--variant", "beggar", "--hands", NESSLER[:-1]], "not 25"),
-        (["play", "--variant", "beggar", "--hands", NESSLER.replace(" ", "")[:-1]], "not 25"),
-        (["play", "--variant", "beggar", "--hands", NESSLER.replace("K", "A", 1)], "3 kings"),
+        (["play", "--variant", "beggar", "--hands", NESSLER + "J"], "5 jacks"),
+        (["play", "--variant", "beggar", "--deck", NESSLER.replace("/", "")[:-1]], "not 51"),
+        (["play", "--variant", "beggar", "--deck", NESSLER.replace("/", "").replace("K", "A", 1)],
+         "3 kings"),
         (["play", "--variant", "beggar", "--hands", "---AJ--Q---------QAKQJJ-QK/2C"],
          "both in notation"),
         (["play", "--variant", "beggar", "--hands", "--X/--"], "--X"),

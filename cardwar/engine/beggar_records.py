@@ -3,10 +3,13 @@
 Deals: :class:`BeggarSetup` from a seed (RULES.md 9 and 3), a deck, or two
 hands given as cards or in the records' notation (:func:`parse_beggar_hands`).
 
-A hand in notation is 26 symbols, top card first, ``-`` for a plain card and
-``J Q K A`` for a court card of any suit (case-insensitive; spaces inside a
-hand are ignored), and a deal in notation is a whole pack: 4 of each court
-card and 36 plain cards. So that logs can name cards, a deal in notation is
+A hand in notation is any number of symbols, top card first, ``-`` for a
+plain card and ``J Q K A`` for a court card of any suit (case-insensitive;
+spaces inside a hand are ignored): the published records' deals are 26 a
+hand, puzzles and exercises use short ones (``--J- / K-J-``). A deal in
+notation holds at most one pack: 4 of each court card and 36 plain cards; a
+deck in notation (:func:`parse_beggar_deck`) is a whole pack, 52 symbols
+dealt by RULES.md 3, 26 a hand. So that logs can name cards, a deal in notation is
 given cards deterministically, reading seat 0's hand top to bottom and then
 seat 1's: the first jack met is JC, the second JD, then JH and JS (likewise
 for queens, kings and aces), and the plain cards take 2C 3C ... TC 2D ... TS
@@ -39,9 +42,11 @@ from .beggar_fast import BeggarSummary, play_beggar_fast, summarize_beggar
 from .cards import RANKS, Card, CardError, card_text, deal, parse_cards, parse_hands
 from .shuffle import seating, shuffled_deck
 
-#: Symbols in one hand written in notation (RULES.md 10.1: half the pack).
+#: Symbols in one hand of a whole pack dealt to two (RULES.md 10.1-10.2: half the pack).
 NOTATION_LENGTH = 26
 _COURT_NAMES = {"J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
+#: Plain cards in a pack (2 to 10 of every suit).
+_PLAIN_CARDS = 36
 _PLAIN = [Card(s * 13 + r) for s in range(4) for r in range(9)]  # 2C..TC, 2D..TD, ...
 
 
@@ -50,16 +55,20 @@ def _is_notation(hand: str) -> bool:
     return bool(symbols) and all(ch in SYMBOLS for ch in symbols)
 
 
-def cards_from_notation(hands: Sequence[str]) -> list[list[Card]]:
+def cards_from_notation(hands: Sequence[str], *, whole_pack: bool = False) -> list[list[Card]]:
     """Give a deal in the records' notation its cards (the mapping is in the module doc).
 
     Args:
-        hands: two hands of 26 symbols each, top card first.
+        hands: two hands, top card first, of any length (at least one symbol).
+        whole_pack: the deal must be a whole pack: 26 symbols a hand, 4 of each
+            court card (a deck in notation, :func:`parse_beggar_deck`).
 
     Raises:
         OptionError: not exactly two hands.
-        CardError: a hand is not 26 symbols of ``- J Q K A``, or the deal
-            does not hold 4 of each court card.
+        CardError: a symbol that is not one of ``- J Q K A``, an empty hand,
+            more of a court card (or more plain cards) than a pack holds, or,
+            with ``whole_pack``, a hand that is not 26 symbols or a court card
+            missing.
     """
     check_players(len(hands))
     cleaned = ["".join(h.split()).upper() for h in hands]
@@ -67,13 +76,18 @@ def cards_from_notation(hands: Sequence[str]) -> list[list[Card]]:
         bad = next((ch for ch in hand if ch not in SYMBOLS), None)
         if bad is not None:
             raise CardError(f"seat {seat}: {bad!r} is not a symbol of the notation (- J Q K A)")
-        if len(hand) != NOTATION_LENGTH:
-            raise CardError(f"seat {seat}: a hand in notation has {NOTATION_LENGTH} symbols, "
-                            f"not {len(hand)}")
+        if not hand:
+            raise CardError(f"seat {seat} has an empty pile")
+        if whole_pack and len(hand) != NOTATION_LENGTH:
+            raise CardError(f"seat {seat}: a whole pack dealt to two is {NOTATION_LENGTH} "
+                            f"symbols a hand, not {len(hand)}")
     everything = "".join(cleaned)
     for letter, name in _COURT_NAMES.items():
-        if (n := everything.count(letter)) != 4:
+        n = everything.count(letter)
+        if n > 4 or (whole_pack and n != 4):
             raise CardError(f"the deal has {n} {name}; a pack has 4")
+    if (n := everything.count("-")) > _PLAIN_CARDS:
+        raise CardError(f"the deal has {n} plain cards; a pack has {_PLAIN_CARDS}")
     met = {letter: 0 for letter in _COURT_NAMES}
     plain = iter(_PLAIN)
     out: list[list[Card]] = []
@@ -93,13 +107,14 @@ def parse_beggar_hands(text: str) -> list[list[Card]]:
     """Parse two hands separated by ``/``, as cards or in the records' notation.
 
     ``"JC 2C 3C / 4C JD 5C"`` (cards, any sizes; RULES.md 1) or
-    ``"---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A---"`` (notation,
-    26 symbols each; cards given as the module doc says).
+    ``"---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A---"`` or
+    ``"--J- / K-J-"`` (notation, any sizes; cards given as the module doc says).
 
     Raises:
         OptionError: not exactly two hands.
-        CardError: a bad card or symbol, a duplicate card, an empty hand, a
-            hand in notation that is not 26 symbols, or a mix of the two forms.
+        CardError: a bad card or symbol, a duplicate card, an empty hand, more
+            court or plain cards in notation than a pack holds, or a mix of
+            the two forms.
     """
     parts = text.split("/")
     for seat, part in enumerate(parts):
@@ -116,6 +131,27 @@ def parse_beggar_hands(text: str) -> list[list[Card]]:
     hands = parse_hands(text)
     check_players(len(hands))
     return hands
+
+
+def parse_beggar_deck(text: str) -> list[Card]:
+    """Parse ``--deck``: cards (RULES.md 1), or a whole pack in notation, 52 symbols
+    (``-`` and ``J Q K A``, top card first; spaces ignored), dealt by RULES.md 3.
+
+    A deck in notation gets its cards as its two hands would (the module doc).
+
+    Raises:
+        CardError: a bad card or a duplicate, or a deck in notation that is not
+            a whole pack (52 symbols, 4 of each court card).
+    """
+    if not _is_notation(text):
+        return parse_cards(text)
+    symbols = "".join(text.split()).upper()
+    if len(symbols) != 2 * NOTATION_LENGTH:
+        raise CardError(f"a deck in notation is a whole pack, {2 * NOTATION_LENGTH} "
+                        f"symbols, not {len(symbols)}")
+    # RULES.md 3: one card at a time, seat 0 first
+    first, second = cards_from_notation([symbols[0::2], symbols[1::2]], whole_pack=True)
+    return [c for pair in zip(first, second, strict=True) for c in pair]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,12 +24,13 @@ class Outcome(StrEnum):
 
 
 class Reason(StrEnum):
-    """Why a game ended (RULES.md sections 5.7 and 7)."""
+    """Why a game ended (RULES.md sections 5.7, 7, 10.8 and 11.7)."""
 
     ALL_CARDS = "all_cards"
     BATTLE_LIMIT = "battle_limit"
     UNRESOLVABLE = "unresolvable"
     CYCLE = "cycle"
+    CARD_LIMIT = "card_limit"
 
 
 class GameOverError(RuntimeError):

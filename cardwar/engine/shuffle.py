@@ -24,8 +24,12 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-class _Words:
-    """The stream of random words ``w(k)`` for one seed."""
+class Words:
+    """The stream of random words ``w(k)`` for one seed (RULES.md 9).
+
+    :meth:`word` draws ``w(k)`` and moves the counter ``k`` on by one;
+    :meth:`uniform` draws a number in ``0..m-1`` by rejection, as rule 9 fixes it.
+    """
 
     __slots__ = ("_k", "_seed")
 
@@ -33,12 +37,19 @@ class _Words:
         self._seed = seed.encode("utf-8")
         self._k = 0
 
+    @property
+    def counter(self) -> int:
+        """The counter ``k`` of the next word: how many words were drawn so far."""
+        return self._k
+
     def word(self) -> int:
+        """Draw ``w(k)``: the first 8 bytes, big-endian, of ``SHA-256(seed || k)``."""
         digest = hashlib.sha256(self._seed + self._k.to_bytes(8, "big")).digest()
         self._k += 1
         return int.from_bytes(digest[:8], "big")
 
     def uniform(self, m: int) -> int:
+        """Draw a number in ``0..m-1`` (``m >= 1``); a word at or over the bound is drawn again."""
         bound = _TWO64 - (_TWO64 % m)
         while True:
             w = self.word()
@@ -46,7 +57,7 @@ class _Words:
                 return w % m
 
 
-def _shuffle(words: _Words) -> list[Card]:
+def _shuffle(words: Words) -> list[Card]:
     """Fisher-Yates over the fresh pack with ``words`` (RULES.md section 9)."""
     deck = [Card(c) for c in range(PACK_SIZE)]
     for i in range(PACK_SIZE - 1, 0, -1):
@@ -61,7 +72,7 @@ def shuffled_deck(seed: str) -> list[Card]:
     Fisher-Yates from position 51 down to 1 with ``uniform(i + 1)`` draws,
     exactly as RULES.md section 9 fixes it.
     """
-    return _shuffle(_Words(seed))
+    return _shuffle(Words(seed))
 
 
 def seating(seed: str | None, players: int) -> list[int]:
@@ -94,8 +105,31 @@ def seating(seed: str | None, players: int) -> list[int]:
         raise ValueError(f"cannot seat {players} players")
     if seed is None:
         return list(range(players))
-    words = _Words(seed)
+    words = Words(seed)
     _shuffle(words)
+    return _draw_seating(words, players)
+
+
+def words_after_seating(seed: str, players: int) -> Words:
+    """The seed's random words from where the seating draw left them (RULES.md 9, 11.8).
+
+    The shuffle of the pack and the seating of ``players`` draw first (as
+    :func:`shuffled_deck` and :func:`seating` do); the stream goes on from
+    there, so anything else a game draws from its seed (the slap games'
+    computer players) never reuses a word of the deal.
+
+    Raises:
+        ValueError: ``players`` is below 1.
+    """
+    if players < 1:
+        raise ValueError(f"cannot seat {players} players")
+    words = Words(seed)
+    _shuffle(words)
+    _draw_seating(words, players)
+    return words
+
+
+def _draw_seating(words: Words, players: int) -> list[int]:
     order = list(range(players))
     for i in range(players - 1, 0, -1):
         j = words.uniform(i + 1)

@@ -30,8 +30,9 @@ if TYPE_CHECKING:  # numpy (and numba) load when the first game is simulated
 
     IntArray = npt.NDArray[np.int64]
 
-#: The reasons in the core's order (its result codes index this).
-REASONS: tuple[str, ...] = tuple(r.value for r in Reason)
+#: The battle games' reasons in the core's order (its result codes index this).
+REASONS: tuple[str, ...] = tuple(r.value for r in (
+    Reason.ALL_CARDS, Reason.BATTLE_LIMIT, Reason.UNRESOLVABLE, Reason.CYCLE))
 
 
 @dataclass(frozen=True)

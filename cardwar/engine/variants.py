@@ -3,7 +3,9 @@
 A variant is a row of parameters; adding a variant means adding a
 :class:`Variant` to :data:`VARIANTS` (:func:`register`), not a code path.
 Its :attr:`Variant.play` names its kind of play: ``"battles"`` (RULES.md
-sections 4-7: War, Peace) or ``"turns"`` (Beggar-my-neighbour, RULES.md 10).
+sections 4-7: War, Peace), ``"turns"`` (Beggar-my-neighbour, RULES.md 10)
+or ``"slaps"`` (Egyptian Ratscrew and Slapjack, RULES.md 11); its
+:attr:`Variant.online` says whether tables can be created for it yet.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 #: The kinds of play a variant can name.
-Play = Literal["battles", "turns"]
+Play = Literal["battles", "turns", "slaps"]
 
 
 class OptionError(ValueError):
@@ -36,8 +38,12 @@ class Variant:
         cycle_draw: True when a repeated position ends the game (section 7).
         tie_word: the letters the face-down cards stand for, if any.
         play: the kind of play: ``"battles"`` (every player turns a card at
-            once, RULES.md 4-7) or ``"turns"`` (one player after the other,
-            RULES.md 10).
+            once, RULES.md 4-7), ``"turns"`` (one player after the other,
+            RULES.md 10) or ``"slaps"`` (turns, and anyone may slap the pile,
+            RULES.md 11).
+        online: True when the site can seat a table for it (the start form
+            and game creation offer only these); False for a variant played
+            by the command line and the simulator only, so far.
     """
 
     name: str
@@ -50,6 +56,7 @@ class Variant:
     cycle_draw: bool
     tie_word: str | None = None
     play: Play = "battles"
+    online: bool = True
 
     def check(self, players: int, face_down: int | None = None) -> int:
         """Validate options and return the face-down count to use.
@@ -111,9 +118,40 @@ BEGGAR = Variant(
     play="turns",
 )
 
+#: Egyptian Ratscrew (RULES.md 11): Beggar-my-neighbour's paying round the table
+#: of 2-4, and slaps; its options (patterns, burn, slapping in) are
+#: :class:`cardwar.engine.slap.SlapRules`. Not online yet: the command line and
+#: the simulator play it.
+ERS = Variant(
+    name="ers",
+    low_wins=False,
+    face_down=0,
+    face_down_options=(),
+    battle_limit=None,
+    players=(2, 3, 4),
+    default_players=2,
+    cycle_draw=False,
+    play="slaps",
+    online=False,
+)
+
+#: Slapjack (RULES.md 11): no paying, slap every jack.
+SLAPJACK = Variant(
+    name="slapjack",
+    low_wins=False,
+    face_down=0,
+    face_down_options=(),
+    battle_limit=None,
+    players=(2, 3, 4),
+    default_players=2,
+    cycle_draw=False,
+    play="slaps",
+    online=False,
+)
+
 #: Every variant by name, in the order pages list them; the standard game
 #: (War) is the reference for rule changes.
-VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR, BEGGAR)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (PEACE, WAR, BEGGAR, ERS, SLAPJACK)}
 STANDARD = WAR
 
 

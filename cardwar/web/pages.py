@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import cardwar
 from cardwar.engine import STANDARD, Variant
 
-from . import beggar_stats, stats
+from . import beggar_stats, slap_stats, stats
 from .i18n import (
     DEFAULT_LOCALE,
     LOCALES,
@@ -268,6 +268,8 @@ def variant_response(request: Request, locale: str, v: Variant, *, status_code: 
         "has_start_form": _template_exists("play/start_form.html"),
         # a game in turns has its own statistics: cards and tricks, a histogram
         "turns_stats": beggar_stats.load() if v.play == "turns" else None,
+        # the slap games': lengths and win shares by the computers' skill
+        "slap_stats": slap_stats.load()["variants"].get(v.name) if v.play == "slaps" else None,
     }
     # the rule-changes table compares battle games; a game in turns has its own
     compared = v.play == STANDARD.play and v.name != STANDARD.name

@@ -98,6 +98,8 @@ async def create_game(
     await guard(request).check(request, "create")
     if variant not in VARIANTS:
         raise StarletteHTTPException(400, "unknown variant")
+    if not VARIANTS[variant].online:  # the slap games: not seated online yet
+        raise StarletteHTTPException(400, f"{variant} cannot be played online yet")
     for number, kind in ((1, seat1), (2, seat2), (3, seat3)):
         if kind not in ("friend", "computer"):
             raise StarletteHTTPException(400, f"seat{number} must be friend or computer")

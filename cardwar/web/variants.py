@@ -93,6 +93,30 @@ PAGES: dict[str, VariantPage] = {p.name: p for p in (
         cycle=N_("This game would repeat itself forever: the same tricks come round again "
                  "and again."),
     ),
+    VariantPage(
+        name="ers",
+        # TRANSLATORS: the game's name; use your language's traditional name for this
+        # very game if it has one (French: Bataille corse), else keep the English name
+        title=N_("Egyptian Ratscrew"),
+        tagline=N_(
+            "Beggar-my-neighbour with slaps, for two to four players: pay for the court "
+            "cards in turn, and be the first to slap a double or a sandwich to take the "
+            "whole pile."
+        ),
+        template="variants/slap.html",
+        slug="egyptian-ratscrew",
+    ),
+    VariantPage(
+        name="slapjack",
+        # TRANSLATORS: the game's name; use your language's traditional name for this
+        # very game if it has one, else keep the English name
+        title=N_("Slapjack"),
+        tagline=N_(
+            "The simplest game of speed, for two to four players: put your cards down in "
+            "turn, and be the first to slap each jack to take the whole pile."
+        ),
+        template="variants/slap.html",
+    ),
 )}
 
 

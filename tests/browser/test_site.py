@@ -11,7 +11,8 @@ from cardwar.web.i18n import LOCALES
 
 pytestmark = pytest.mark.browser
 
-PAGES = ("", "peace", "war", "beggar-my-neighbour", "beggar-my-neighbour/records")
+PAGES = ("", "peace", "war", "beggar-my-neighbour", "beggar-my-neighbour/records",
+         "egyptian-ratscrew", "slapjack")
 
 
 def test_skip_link_moves_focus_to_main_content(page, live_server):

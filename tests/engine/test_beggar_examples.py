@@ -193,11 +193,37 @@ def test_notation_gives_cards_deterministically() -> None:
     assert play_values(*values) == play_beggar_fast(piles)
 
 
+def test_hands_in_notation_of_any_length() -> None:
+    """Puzzles and exercises write short deals in notation: the same game as the cards."""
+    short = parse_beggar_hands("--J- / K-J-")
+    assert [notation(p) for p in short] == ["--J-", "K-J-"]
+    assert cards_text(short[0] + short[1]) == "2C 3C JC 4C KC 5C JD 6C"
+    # RULES.md 10.9's last example, written in notation: the same endless game
+    cards = play_beggar_fast(parse_hands("2C 3C JC 6C / KC 5C JD 7C"))
+    assert play_beggar_fast(short) == cards and cards.cycle is not None
+    half = parse_beggar_hands(NESSLER.split("/")[0] + " / -")  # 26 and 1 symbols
+    assert [len(p) for p in half] == [26, 1]
+
+
+def test_a_deck_in_notation_is_a_whole_pack_dealt_26_a_hand() -> None:
+    from cardwar.engine import parse_beggar_deck
+
+    first, second = (h.strip() for h in NESSLER.split("/"))
+    deck = parse_beggar_deck("".join(a + b for a, b in zip(first, second, strict=True)))
+    assert deal(deck, 2) == parse_beggar_hands(NESSLER)
+    assert play_beggar_fast(deal(deck, 2)).cards_played == 8344
+    assert parse_beggar_deck("2C 3C 4C") == parse_hands("2C 3C 4C")[0]
+    for bad, needle in ((NESSLER.replace("/", "")[:-1], "not 51"), ("--J-", "not 4"),
+                        (NESSLER.replace("/", "").replace("K", "A", 1), "3 kings")):
+        with pytest.raises(CardError, match=needle):
+            parse_beggar_deck(bad)
+
+
 @pytest.mark.parametrize(
     ("text", "error", "needle"),
     [
-        ("---AJ--Q---------QAKQJJ-Q / -----A----KJ-K--------A---", CardError, "not 25"),
         ("---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A--Q", CardError, "5 queens"),
+        ("-" * 30 + " / " + "-" * 7, CardError, "37 plain cards"),
         ("---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A---/--", OptionError, "not 3"),
         ("---AJ--Q---------QAKQJJ-QK / 2C", CardError, "both in notation"),
         ("---AJ--Q---------QAKQJJ-QK / ", CardError, "empty"),

@@ -122,7 +122,11 @@ def test_deal_needs_a_card_each() -> None:
 
 
 def test_variants_are_data() -> None:
-    assert set(VARIANTS) == {"peace", "war", "beggar"}
+    assert set(VARIANTS) == {"peace", "war", "beggar", "ers", "slapjack"}
+    # the slap games (RULES.md 11) are rows too, not offered online yet
+    assert [v.name for v in VARIANTS.values() if not v.online] == ["ers", "slapjack"]
+    assert {VARIANTS["ers"].play, VARIANTS["slapjack"].play} == {"slaps"}
+    assert VARIANTS["ers"].players == (2, 3, 4)
     assert get_variant("peace") is PEACE and get_variant("war") is WAR
     assert get_variant("beggar") is BEGGAR and BEGGAR.play == "turns"
     assert BEGGAR.players == (2,) and BEGGAR.face_down_options == ()
