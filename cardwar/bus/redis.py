@@ -273,6 +273,10 @@ class RedisBus:
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
+                try:  # before the reader starts: see _own_channel
+                    await self._pubsub.subscribe(self._own_channel())
+                except (RedisError, OSError) as exc:  # the reader retries on reconnect
+                    log.warning("redis subscribe failed", extra={"error": repr(exc)})
             try:
                 await self._pubsub.subscribe(self.channel(game_id))
             except (RedisError, OSError) as exc:  # the reader retries on reconnect
@@ -282,6 +286,17 @@ class RedisBus:
                 self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
         # ask the other processes who is connected there (they answer with presence)
         self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
+
+    def _own_channel(self) -> str:
+        """This process's own channel, subscribed for as long as the listener runs.
+
+        The listener is never without a subscription, so redis-py never checks
+        the link's health from a ``subscribe`` (it does only while nothing is
+        subscribed): that check would PING and read on the socket the reader
+        task is reading, and fail ('read() called while another coroutine is
+        already waiting'). Health is checked by the reader's own reads instead.
+        """
+        return f"{self.prefix}p:{self.origin}"
 
     async def _unlisten(self, game_id: str) -> None:
         async with self._sub_lock:

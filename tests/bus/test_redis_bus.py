@@ -199,3 +199,28 @@ async def test_limits_count_once_for_every_process_in_redis(prefix):
     finally:
         await a.close()
         await b.close()
+
+
+@pytest.mark.anyio
+async def test_subscribing_after_a_quiet_spell_with_nothing_subscribed_works(prefix, monkeypatch):
+    """The last game unsubscribed, the link quiet past its health check, then a
+    new game: its subscribe must not race the listener for the socket (redis-py
+    would PING and read on the connection the listener is reading, and raise
+    'read() called while another coroutine is already waiting')."""
+    import cardwar.bus.redis as bus_redis
+
+    monkeypatch.setattr(bus_redis, "HEALTH_CHECK", 0.2)
+    a, b = bus_redis.RedisBus(REDIS_URL, prefix), bus_redis.RedisBus(REDIS_URL, prefix)
+    async with b.subscribe("q1"):
+        await asyncio.sleep(0.1)
+    for n in range(3):  # each time: nothing subscribed, quiet past the health check
+        await asyncio.sleep(0.5)
+        async with b.subscribe(f"q{n + 2}") as sub:
+            sub.start_after(0)
+            assert b.following(f"q{n + 2}")
+            await asyncio.sleep(0.2)  # b listens (Redis confirms the subscription)
+            await a.publish(f"q{n + 2}", {"type": "flipped", "seq": 1})
+            assert await _seqs(sub, 1) == [1]
+    assert not b.lost
+    await a.close()
+    await b.close()
