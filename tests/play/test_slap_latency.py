@@ -93,12 +93,13 @@ def test_the_faster_reaction_wins_whoever_arrives_first(delayed_app, reactions, 
             loop = asyncio.get_running_loop()
             deadline = loop.time() + DEADLINE
             clock = app.app.state.sockets.heartbeats(app.app.state.tables.settings.heartbeat)
-            while not all(len(c.trips.trips) == 5 for c in clock
-                          if isinstance(c, Connection) and c.trips is not None):
+            while True:  # both seats' connections, five round trips each
+                measured.update({c.seat: c.trips for c in clock if isinstance(c, Connection)
+                                 and c.game_id == gid and c.trips is not None})
+                if len(measured) == 2 and all(len(t.trips) == 5 for t in measured.values()):
+                    break
                 assert loop.time() < deadline, "five heartbeats never came back"
                 await asyncio.sleep(0.05)
-            measured.update({c.seat: c.trips for c in clock
-                             if isinstance(c, Connection) and c.trips is not None})
             stop.set()
             await asyncio.gather(*answering)
 
