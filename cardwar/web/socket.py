@@ -147,7 +147,7 @@ class Connection:
         self.sub: Subscription | None = None
         self._send_lock = asyncio.Lock()
 
-    async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
+    async def send(self, table: Table, event: Message | None = None) -> None:
         """Send the message for this viewer (always built by ``view_message``)."""
         await self.send_text(dumps(self.service.message(table, self.seat, event)))
 
@@ -178,12 +178,12 @@ class Connection:
             The last event number sent (live events after it follow).
         """
         if since is not None and since <= table.seq and table.seq - since <= MAX_REPLAY:
-            stored = await self.service.store.events_since(self.game_id, since)
-            if (stored and stored[0].seq == since + 1) or not stored:
+            stored = await self.service.catch_up(self.game_id, since)
+            if (stored and stored[0]["seq"] == since + 1) or not stored:
                 last = since
                 for e in stored:
-                    await self.send(table, {"type": e.type, "seq": e.seq, **e.data})
-                    last = e.seq
+                    await self.send(table, e)
+                    last = int(e["seq"])
                 online = self.service.online(self.game_id)
                 gone = self.service.gone(self.game_id)
                 for rec in table.record.seats:
