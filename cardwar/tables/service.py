@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from cardwar.bus import Bus, Message
+from cardwar.bus import Bus, Message, Subscription
 from cardwar.engine import get_variant, new_seed
 from cardwar.obs.metrics import set_games_in_progress, set_tables_in_memory, stale_write
 from cardwar.settings import Settings
@@ -30,7 +31,7 @@ from .cache import TableCache
 from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
-from .events import Event, FlipBy, Idle, seats_changed
+from .events import Event, FlipBy, Idle, ReactionKey, seats_changed
 from .listing import OpenTables
 from .presence import Presence
 from .reactions import Reactions
@@ -364,6 +365,23 @@ class TableService:
     def idle_left(self, table: Table) -> float | None:
         """Seconds left on ``table``'s idle clock (:meth:`Clocks.idle_left`)."""
         return self.clocks.idle_left(table)
+
+    def peace_shown(self, pace: str) -> float:
+        """Seconds a peace stays on the table at ``pace`` (:meth:`Clocks.peace_shown`)."""
+        return self.clocks.peace_shown(pace)
+
+    async def react(self, table: Table, seat: int | None, key: ReactionKey,
+                    connection: Hashable = None) -> None:
+        """Publish a reaction (:meth:`Reactions.react`).
+
+        Raises:
+            TableError: ``not_seated``, ``too_many_reactions``.
+        """
+        await self.reactions.react(table, seat, key, connection)
+
+    def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
+        """Follow ``game_id``'s messages on the bus (:meth:`Bus.subscribe`)."""
+        return self.bus.subscribe(game_id)
 
     def idle_message(self, table: Table) -> Idle:
         """The ``idle`` message of ``table`` (:meth:`Clocks.idle_message`)."""

@@ -330,7 +330,7 @@ class Connection:
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
-                await self.service.reactions.react(table, None, msg.key, connection=id(self))
+                await self.service.react(table, None, msg.key, connection=id(self))
             except TableError as exc:
                 await self.error(table, exc.code)
             return
@@ -359,7 +359,7 @@ class Connection:
             elif isinstance(msg, HandOver):
                 await self.service.hand_over(self.game_id, self.seat, msg.seat)
             elif isinstance(msg, React):
-                await self.service.reactions.react(table, self.seat, msg.key)
+                await self.service.react(table, self.seat, msg.key)
         except TableError as exc:
             await self.error(table, exc.code)
 
@@ -384,7 +384,7 @@ async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
     clock = conn.sockets.heartbeats(conn.heartbeat)
-    async with service.bus.subscribe(table.id) as sub:
+    async with service.subscribe(table.id) as sub:
         conn.sub = sub
         pump: asyncio.Task[None] | None = None
         # the seat of now (the game may have started since the handshake), counted
