@@ -257,7 +257,7 @@ class Left(TypedDict):
     seating: NotRequired[list[int]]
 
 
-class Presence(TypedDict):
+class Online(TypedDict):
     """A seat's first connection opened, or its last one closed."""
 
     type: Literal["presence"]
@@ -516,7 +516,7 @@ EVENTS: dict[str, EventSpec] = {
     "pace": stored_row(PaceSet, _pace, seats=False),
     "fast_forward": stored_row(FastForward, _fast_forward, seats=False),
     "left": stored_row(Left, _left),
-    "presence": EventSpec(Presence),
+    "presence": EventSpec(Online),
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),
     "idle": EventSpec(Idle),

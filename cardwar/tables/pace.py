@@ -1,5 +1,6 @@
 """The table service's side of a player's choices (:mod:`cardwar.tables.choices`):
-a pace of automatic flips, fast-forwarding once out, leaving the table.
+a pace of automatic flips and fast-forwarding once out (leaving the table is
+:meth:`TableService.leave`).
 
 Each runs through :meth:`TableService.apply` like any change; what it
 triggers (the coming battle's timers, whose waits follow the new pace, and
@@ -36,12 +37,3 @@ async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
     await service.apply(game_id, lambda t: t.fast_forward(
         seat, waiting_by_hand(service, game_id, t.by_hand())))  # re-arms (:mod:`.triggers`)
 
-
-async def leave(service: TableService, game_id: str, seat: int) -> None:
-    """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
-    open again (:meth:`Table.leave`).
-
-    Raises:
-        TableError: ``no_game``, ``not_seated``, ``not_playing``.
-    """
-    await service.apply(game_id, lambda t: t.leave(seat))  # re-arms (:mod:`.triggers`)

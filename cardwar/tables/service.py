@@ -82,8 +82,7 @@ class TableService:
         self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
         self.clocks = Clocks(settings, self.flip, self._is_gone, clock)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
-                                 lambda game_id, seat: self.apply(
-                                     game_id, lambda table: table.leave(seat)))
+                                 self.leave)
         self.open_tables = OpenTables(store, bus, settings)
         #: what applied events trigger, here and from other processes (:mod:`.triggers`)
         self.triggers = Triggers(bus, self.clocks, self.presence, self.open_tables,
@@ -328,6 +327,15 @@ class TableService:
         if not self.presence.is_gone(game_id, seat):
             raise TableError(ErrorCode.NOT_GONE)
         await self.apply(game_id, lambda t: t.hand_over(by, seat))  # re-arms (:mod:`.triggers`)
+
+    async def leave(self, game_id: str, seat: int) -> None:
+        """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
+        open again (:meth:`Table.leave`; presence and timers: :mod:`.triggers`).
+
+        Raises:
+            TableError: ``no_game``, ``not_seated``, ``not_playing``.
+        """
+        await self.apply(game_id, lambda t: t.leave(seat))
 
     async def relink(self, game_id: str, seat: int) -> str:
         """Give ``seat`` a new secret (its old links and cookies stop working).

@@ -48,7 +48,7 @@ from starlette.websockets import WebSocketDisconnected
 from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
-from cardwar.tables.pace import fast_forward, leave, set_pace
+from cardwar.tables.pace import fast_forward, set_pace
 
 from .frames import Sockets, dumps
 from .protocol import (
@@ -353,7 +353,7 @@ class Connection:
             elif isinstance(msg, Skip):
                 await fast_forward(self.service, self.game_id, self.seat)
             elif isinstance(msg, Leave):
-                await leave(self.service, self.game_id, self.seat)
+                await self.service.leave(self.game_id, self.seat)
             elif isinstance(msg, Start):
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):

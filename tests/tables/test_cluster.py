@@ -15,7 +15,7 @@ from cardwar.obs.metrics import REGISTRY
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableError, TableService
-from cardwar.tables.pace import leave, set_pace
+from cardwar.tables.pace import set_pace
 
 from .memory_bus import MemoryHub
 
@@ -309,7 +309,7 @@ async def test_a_follower_arms_the_timers_the_process_that_played_arms(tmp_path,
                 elif what == "pace":
                     await set_pace(a, gid, seat, rng.choice(["slow", "normal", "fast"]))
                 elif rng.random() < 0.1:
-                    await leave(a, gid, seat)
+                    await a.leave(gid, seat)
             except TableError:
                 pass
             mine, theirs = await a.get(gid), b.cache.get(gid)
