@@ -50,7 +50,7 @@ from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
 from cardwar.tables.pace import fast_forward, set_pace
 
-from .frames import Sockets, dumps
+from .frames import SocketParts, dumps
 from .protocol import (
     MAX_MESSAGE,
     Auto,
@@ -125,10 +125,10 @@ class Connection:
 
     def __init__(self, ws: WebSocket, service: TableService, table: Table,
                  seat: int | None, secret: str | None, heartbeat: float,
-                 sockets: Sockets | None = None) -> None:
+                 sockets: SocketParts | None = None) -> None:
         self.ws = ws
         self.service = service
-        self.sockets = sockets if sockets is not None else Sockets(event_builder(service))
+        self.sockets = sockets if sockets is not None else SocketParts(event_builder(service))
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
@@ -366,7 +366,7 @@ class Connection:
 
 async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
                 secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT,
-                sockets: Sockets | None = None) -> None:
+                sockets: SocketParts | None = None) -> None:
     """Run one accepted-to-be connection until it closes (protocol in the module docstring).
 
     ``sockets``: the app's shared frames and heartbeat clocks (one per app,
