@@ -7,6 +7,7 @@
 
 import { byId, embedded } from "./cards.js";
 import { connect } from "./connection.js";
+import { embeddedAs } from "./dom.js";
 import { emptyHold, nextHeld, peaceShown, receive as receiveHeld } from "./hold.js";
 import { copyText } from "./end.js";
 import { settlePot, slidePot } from "./pot.js";
@@ -28,11 +29,16 @@ import { makeWords } from "./words.js";
 const REVEAL_DELAY = 700;
 /** The localStorage key of "hide the others' reactions" ("on" when hidden). */
 const MUTE_KEY = "cardwar.reactions.hidden";
+/** The page's settings (render.js's Config), checked at load. @type {import("./dom.js").Schema} */
+const CONFIG = { locale: "string", socket: "string", heartbeat: "number?",
+  flip_timeout: "number?", replay: "string", download: "string", variant_page: "string",
+  share: "string", rematch_late: "boolean?", peace_hold: "number?", peace_holds: "object?" };
 /** ms after asking to leave during which the Leave button asks nothing again */
 const LEAVE_ONCE = 3000;
 
 const S = /** @type {import("./words.js").Strings} */ (embedded("play-strings"));
-const C = /** @type {import("./render.js").Config} */ (embedded("play-config"));
+/** @type {import("./render.js").Config} */
+const C = embeddedAs("play-config", CONFIG);
 const w = makeWords(S, C.locale);
 /** ms a battle with a peace stays on the table at least, whoever flips next (the
  * server waits at least as long before any automatic flip) */
