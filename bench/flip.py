@@ -86,9 +86,9 @@ async def run(games: int, spectators: int, rounds: int,
     service = TableService(store, bus, settings)
     shared: list[Any] = []
     if "sockets" in inspect.signature(socket.serve).parameters:
-        from cardwar.web.frames import Sockets
+        from cardwar.web.frames import SocketParts
 
-        shared = [Sockets(socket.event_builder(service))]
+        shared = [SocketParts(socket.event_builder(service))]
     counter, target, done = [0], [0], asyncio.Event()
     tables: list[tuple[str, list[FakeSocket]]] = []
     tasks = []

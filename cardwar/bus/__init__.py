@@ -6,8 +6,9 @@ their ``seq``; a :class:`Subscription` delivers them once each, in order,
 filling gaps from the store when its bus can lose messages.
 """
 
+from .base import Bus, CatchUp, Hooks, Message, OnRemote, Subscription
 from .limits import Limiter, LocalLimiter
-from .local import Bus, CatchUp, Hooks, LocalBus, Message, OnRemote, Subscription
+from .local import LocalBus
 
 
 def open_bus(redis_url: str | None, prefix: str = "cardwar:",

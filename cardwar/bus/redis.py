@@ -48,8 +48,7 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from .limits import Limiter, RedisLimiter
-from .local import (
+from .base import (
     Hooks,
     Message,
     Subscription,
@@ -57,6 +56,7 @@ from .local import (
     add_subscription,
     drop_subscription,
 )
+from .limits import Limiter, RedisLimiter
 
 log = logging.getLogger("cardwar.bus")
 

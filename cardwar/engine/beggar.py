@@ -297,7 +297,7 @@ class BeggarGame:
                     self._check_cycle()
         else:
             self.to_move = 1 - seat
-        if self.outcome is None and not self.piles[self.to_move]:
+        if not self.over and not self.piles[self.to_move]:
             # 10.6: the seat to move has no card to put down: the other wins
             # and takes the table, one more trick (10.7).
             winner = 1 - self.to_move

@@ -203,7 +203,7 @@ def play_game(  # type: ignore[no-untyped-def]
                             pot[n] = c
                             n += 1
                         size[s] -= lay
-                        up[s] = c
+                        up[s] = pot[n - 1]  # the last card laid: face up
                     k = key[up[s]]  # rule 5.4: with no card, the face-up card stands
                     if k < best:
                         best = k

@@ -17,7 +17,7 @@ from .events import PACES, FastForward, Left, Pace, PaceSet
 
 if TYPE_CHECKING:
     from .events import Event
-    from .kinds import AnyGame
+    from .kinds import EngineGame
     from .records import GameRecord
 
 
@@ -26,8 +26,10 @@ class PlayerChoices:
 
     if TYPE_CHECKING:
         record: GameRecord
-        game: AnyGame
         skipping: bool
+
+        @property
+        def game(self) -> EngineGame: ...
 
         @property
         def creator(self) -> int | None: ...

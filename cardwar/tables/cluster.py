@@ -15,22 +15,14 @@ events first, then publishes them. This process then
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
-
 from cardwar.bus import Bus, Hooks, Message
 
 from .cache import TableCache
 from .clocks import Clocks
-from .events import Flipped, follow
-from .presence import Presence
-from .records import GameStore, StoredEvent
+from .events import follow
+from .records import GameStore
 from .table import Table
-
-
-def stored_message(event: StoredEvent) -> Message:
-    """A stored event as the bus message it was published as."""
-    return {"type": event.type, "seq": event.seq, **event.data}
+from .triggers import Triggers, wire
 
 
 class Cluster:
@@ -40,20 +32,18 @@ class Cluster:
         store: the games.
         bus: the bus (``distributed`` says whether there are other processes).
         cache: the cached tables.
-        clocks: timers re-armed when a game moved on.
-        presence: keeps what the others say about who is connected.
-        status_changed: called with the game id and each event a remote process
-            published that this process applied (metrics, a game's end).
+        clocks: timers armed for a table loaded again.
+        triggers: what the events applied here trigger (timers, presence, metrics).
     """
 
     def __init__(self, store: GameStore, bus: Bus, cache: TableCache, clocks: Clocks,
-                 presence: Presence, status_changed: Callable[[str, Message], None]) -> None:
+                 triggers: Triggers) -> None:
         self.store = store
         self.bus = bus
         self.cache = cache
         self.clocks = clocks
-        self.presence = presence
-        self._status_changed = status_changed
+        self.triggers = triggers
+        presence = self.presence = triggers.presence
         bus.attach(Hooks(catch_up=self.catch_up, on_remote=self.on_remote,
                          on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
                          on_hello=presence.hello, on_back=presence.recovered))
@@ -75,7 +65,7 @@ class Cluster:
 
     async def catch_up(self, game_id: str, seq: int) -> list[Message]:
         """The stored events of ``game_id`` above ``seq`` as bus messages, in order."""
-        return [stored_message(e) for e in await self.store.events_since(game_id, seq)]
+        return [wire(e) for e in await self.store.events_since(game_id, seq)]
 
     async def refresh(self, game_id: str, previous: Table) -> Table | None:
         """Bring the stale cached table ``previous`` up to the store (hold the lock).
@@ -98,7 +88,7 @@ class Cluster:
         if previous.status == "lobby" and table.status != "lobby":
             # the start (and the seating) was missed: number who is here by table seats
             for event in await self.store.events_since(game_id, previous.seq):
-                self._moved(game_id, stored_message(event))
+                self.triggers.moved(game_id, wire(event))
         if table.status == "playing" and (
             not self.clocks.count(game_id) or previous.steps != table.steps
             or previous.status != table.status
@@ -119,16 +109,10 @@ class Cluster:
             if not follow(table, event):
                 self.cache.mark_stale(table.id)
                 return None
-            self._moved(table.id, event)
-        if missed and table.status == "playing":
-            self.clocks.arm_round(table)
+            self.triggers.moved(table.id, event)
+        if missed:
+            await self.triggers.after(table, missed, here=False)
         return len(missed)
-
-    def _moved(self, game_id: str, event: Message) -> None:
-        """An event read from the store that moved the players (``started`` with
-        its seating, ``left`` in the lobby): presence follows them (once)."""
-        if event.get("type") in ("started", "left") and isinstance(event.get("seating"), list):
-            self.presence.reseat(game_id, list(event["seating"]), event.get("seq"))
 
     async def on_remote(self, game_id: str, message: Message, origin: str = "") -> None:
         """Another process published ``message``: bring the cached table up to it.
@@ -139,21 +123,13 @@ class Cluster:
         """
         if self.presence.heard(game_id, message, origin):
             return
-        if message.get("type") in ("started", "left") and isinstance(message.get("seating"), list):
-            self.presence.reseat(game_id, list(message["seating"]), message.get("seq"))
+        self.triggers.moved(game_id, message)
         seq = message.get("seq")
         table = self.cache.get(game_id)
         if seq is None or table is None or self.cache.is_stale(game_id) or seq <= table.seq:
             return
         if not self.cache.busy(game_id) and follow(table, message):
-            kind = message["type"]
-            if kind in ("started", table.kind.step, "pace", "fast_forward", "left", "auto_flip") \
-                    and table.status == "playing":
-                self.clocks.arm_round(table)
-            elif kind == "flipped" and table.status == "playing":
-                # its process publishes the idle message
-                self.clocks.note_flip(table, cast(Flipped, message))
-            self._status_changed(game_id, message)
+            await self.triggers.after(table, [message], here=False)
             return
         # A local change is in flight (its save will fail and retry) or the event
         # cannot be applied: refresh on the next use. Never wait here: the bus

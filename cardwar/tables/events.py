@@ -31,17 +31,25 @@ text (each page words them in its reader's language).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, get_args
-
-from cardwar.bus import Message
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    cast,
+    get_args,
+)
 
 from .errors import ErrorCode, TableError
 from .records import GameRecord
 
 if TYPE_CHECKING:
-    from .kinds import AnyGame, Kind
+    from .kinds import Kind
 
 __all__ = [
     "EVENTS",
@@ -55,7 +63,9 @@ __all__ = [
     "apply_event",
     "browser_keys",
     "follow",
+    "play_step",
     "seats_changed",
+    "stored_row",
 ]
 
 
@@ -247,7 +257,7 @@ class Left(TypedDict):
     seating: NotRequired[list[int]]
 
 
-class Presence(TypedDict):
+class Online(TypedDict):
     """A seat's first connection opened, or its last one closed."""
 
     type: Literal["presence"]
@@ -328,9 +338,8 @@ class TableState(Protocol):
 
     record: GameRecord
     kind: Kind
-    game: AnyGame
-    last: Any
-    last_json: dict[str, Any] | None
+    last: object
+    last_json: Event | None
     rematch: str | None
     rematch_by: int | None
     skipping: bool
@@ -358,44 +367,38 @@ def _started(t: TableState, e: Started) -> bool:
 
 
 def _flipped(t: TableState, e: Flipped) -> bool:
-    if t.record.status != "playing" or e["battle"] != t.kind.steps(t.game) + 1:
+    if t.record.status != "playing" or e["battle"] != t.kind.steps() + 1:
         return False
     t.record.flipped = sorted({*t.record.flipped, e["seat"]})
     return True
 
 
-def _step(number: str) -> Callable[[TableState, Any], bool]:
-    """The apply function of a step event whose number is its key ``number``:
-    play the coming step (the deal is fixed: the same everywhere) and fill
-    the event in from it."""
+def play_step(t: TableState, seq: int) -> Event:
+    """Play ``t``'s coming step from the seats that acted (``t.record.flipped``):
+    the input in, the step's event (numbered ``seq``, fully formed) out.
 
-    def apply(t: TableState, e: dict[str, Any]) -> bool:
-        steps = t.kind.steps(t.game)
-        if (t.record.status != "playing" or e["type"] != t.kind.step
-                or e[number] != steps + 1 or t.game.over):
-            return False
-        t.last, t.last_json = t.kind.play(t.game)
-        t.record.battles, t.record.flipped = steps + 1, []
-        e.update(t.last_json)
-        return True
-
-    return apply
+    The one rule of a step, for a table's own steps (:meth:`Table.flip`) and for
+    those another process played (the ``battle`` and ``card`` rows of
+    :data:`EVENTS`: the deal is fixed, so the step comes out the same).
+    """
+    t.last, event = t.kind.play(seq, list(t.record.flipped))
+    t.last_json = event
+    t.record.battles, t.record.flipped = t.kind.steps(), []
+    return event
 
 
-def step_to_play(step: str, seq: int, number: int) -> Event:
-    """The event of the coming step (``battle`` or ``card``: :attr:`Kind.step`),
-    before it is played: applying it (:func:`apply_event`) plays the step and
-    fills in what happened."""
-    if step == "card":
-        return Card(type="card", seq=seq, card=number, seat=0, face_up="", paying=False,
-                    owed=0, owed_for=None, to_move=0, pile=0, top=[], taken_by=None, taken=0,
-                    tricks=0, counts=[])
-    return Battle(type="battle", seq=seq, battle=number, face_up=[], winning_seats=[],
-                  peaces=[], winner=None, pot=0, out=[], counts=[], in_play=[])
+def _step(t: TableState, e: Mapping[str, object]) -> bool:
+    """Apply a step event another process played (:func:`play_step`)."""
+    if (t.record.status != "playing" or e.get("type") != t.kind.step
+            or e.get(t.kind.number) != t.kind.steps() + 1 or t.kind.game.over
+            or not t.kind.ready(list(t.record.flipped))):
+        return False
+    play_step(t, cast(int, e["seq"]))
+    return True
 
 
 def _over(t: TableState, e: Over) -> bool:
-    if not t.game.over:
+    if not t.kind.game.over:
         return False
     t.record.status = "over"
     return True
@@ -470,8 +473,8 @@ class EventSpec:
     """
 
     shape: type
-    apply: Callable[[TableState, Any], bool] | None = None
-    remote: Callable[[Message], bool] = lambda e: True
+    apply: Callable[[TableState, Mapping[str, object]], bool] | None = None
+    remote: Callable[[Mapping[str, object]], bool] = lambda e: True
     seats: bool = True
     handled: bool = True
 
@@ -486,22 +489,37 @@ class EventSpec:
         return " ".join((self.shape.__doc__ or "").split())
 
 
+E = TypeVar("E", bound=Mapping[str, object])
+
+
+def stored_row(shape: type[E], apply: Callable[[TableState, E], bool], *,
+               remote: Callable[[Mapping[str, object]], bool] = lambda e: True,
+               seats: bool = True, handled: bool = True) -> EventSpec:
+    """The :data:`EVENTS` row of a stored event of ``shape`` applied by ``apply``
+    (see :class:`EventSpec`); a step event of a new kind of play is
+    ``EventSpec(Shape, step_apply, seats=False)``."""
+    return EventSpec(shape, lambda t, e: apply(t, cast(E, e)), remote, seats, handled)
+
+
+#: How a step event of any kind changes a table (:func:`play_step`).
+step_apply = _step
+
 #: Every message type, by its ``type``.
 EVENTS: dict[str, EventSpec] = {
-    "joined": EventSpec(Joined, _joined, remote=lambda e: e.get("kind") != "human"),
-    "started": EventSpec(Started, _started),
-    "flipped": EventSpec(Flipped, _flipped, seats=False),
-    "battle": EventSpec(Battle, _step("battle"), seats=False),
-    "card": EventSpec(Card, _step("card"), seats=False),
-    "over": EventSpec(Over, _over, seats=False),
-    "auto_flip": EventSpec(AutoFlip, _auto_flip),
-    "handed": EventSpec(Handed, _handed),
-    "relinked": EventSpec(Relinked, _relinked, remote=lambda e: False, handled=False),
-    "rematch": EventSpec(Rematch, _rematch),
-    "pace": EventSpec(PaceSet, _pace, seats=False),
-    "fast_forward": EventSpec(FastForward, _fast_forward, seats=False),
-    "left": EventSpec(Left, _left),
-    "presence": EventSpec(Presence),
+    "joined": stored_row(Joined, _joined, remote=lambda e: e.get("kind") != "human"),
+    "started": stored_row(Started, _started),
+    "flipped": stored_row(Flipped, _flipped, seats=False),
+    "battle": EventSpec(Battle, step_apply, seats=False),
+    "card": EventSpec(Card, step_apply, seats=False),
+    "over": stored_row(Over, _over, seats=False),
+    "auto_flip": stored_row(AutoFlip, _auto_flip),
+    "handed": stored_row(Handed, _handed),
+    "relinked": stored_row(Relinked, _relinked, remote=lambda e: False, handled=False),
+    "rematch": stored_row(Rematch, _rematch),
+    "pace": stored_row(PaceSet, _pace, seats=False),
+    "fast_forward": stored_row(FastForward, _fast_forward, seats=False),
+    "left": stored_row(Left, _left),
+    "presence": EventSpec(Online),
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),
     "idle": EventSpec(Idle),
@@ -524,7 +542,7 @@ def browser_keys(kind: str) -> tuple[str, ...]:
     return tuple(k for k in spec.shape.__annotations__ if k not in ("type", "seq"))
 
 
-def apply_event(table: TableState, event: Event | Message) -> bool:
+def apply_event(table: TableState, event: Mapping[str, object]) -> bool:
     """Apply the stored ``event`` (numbered ``table.record.seq + 1``) to ``table``.
 
     Returns:
@@ -537,11 +555,11 @@ def apply_event(table: TableState, event: Event | Message) -> bool:
         return False
     if not spec.apply(table, event):
         return False
-    table.record.seq = int(event["seq"])
+    table.record.seq = cast(int, event["seq"])
     return True
 
 
-def follow(table: TableState, event: Message) -> bool:
+def follow(table: TableState, event: Mapping[str, object]) -> bool:
     """Apply ``event``, published by another process, to a cached ``table``.
 
     False (``table`` unchanged) for anything that cannot be applied from the

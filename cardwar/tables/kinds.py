@@ -1,20 +1,29 @@
 """How a table plays each kind of play (:attr:`cardwar.engine.Variant.play`).
 
-A table moves by *steps*: a battle (``"battles"``: every seat in play flips,
-RULES.md 4-7) or one card put down (``"turns"``: Beggar-my-neighbour, only
-the seat to move flips, RULES.md 10). :data:`KINDS` holds, per kind, what
-differs: the engine game, who must flip for the coming step, the step's
-event (``battle`` or ``card``), the seat view, the end data and the game's
-``cardwar play --log --json`` record. Everything else a table does (lobby,
-seats, flips, clocks, presence, rematch) is the same for every kind, and
-``GameRecord.battles`` counts steps.
+A table moves by *steps*. A :class:`Kind` is a typed strategy bound to one
+table's engine game: it says who may act for the coming step, when the acts
+so far play it (:meth:`Kind.ready`), what playing it produces (the step's
+event, fully formed: input in, event out), what each viewer may see, and how
+the clocks run. One implementation per kind of play:
+
+* :class:`Battles` (``"battles"``: every seat in play flips, then the battle
+  is played, RULES.md 4-7; event ``battle``);
+* :class:`Turns` (``"turns"``: Beggar-my-neighbour, only the seat to move
+  puts down a card, RULES.md 10; event ``card``);
+* "anyone at any time" (the slap games, RULES.md 11): a kind whose
+  :attr:`Kind.anyone` is true lets every seat in :meth:`Kind.to_act` act at
+  any moment, and the first act plays the step (:meth:`StepKind.ready`).
+
+:data:`KINDS` maps each play to the factory of its kind (:func:`register_kind`
+adds one). Everything else a table does (lobby, seats, flips, clocks,
+presence, rematch) is the same for every kind; ``GameRecord.battles`` counts
+steps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Generic, Protocol, Self, TypeVar, cast
 
 from cardwar.engine import (
     BattleResult,
@@ -22,7 +31,8 @@ from cardwar.engine import (
     BeggarSetup,
     CardResult,
     Game,
-    Play,
+    Outcome,
+    Reason,
     Setup,
     Variant,
     battle_json,
@@ -37,12 +47,167 @@ from cardwar.engine import (
 from cardwar.engine.beggar_records import cycle_json
 
 from .errors import ErrorCode
+from .events import Battle, Card, Event
 from .records import GameRecord
 
-#: A game in progress of either kind.
-AnyGame = Game | BeggarGame
+__all__ = [
+    "KINDS",
+    "TOP_CARDS",
+    "Battles",
+    "EngineGame",
+    "Kind",
+    "StepKind",
+    "Turns",
+    "battles_setup",
+    "card_json",
+    "kind_of",
+    "register_kind",
+    "turns_setup",
+]
+
 #: Cards of the pile on the table a page is shown (the newest last).
 TOP_CARDS = 3
+
+
+class EngineGame(Protocol):
+    """What a table reads of any engine game (War's, Beggar-my-neighbour's, ...)."""
+
+    @property
+    def over(self) -> bool:
+        """True once the game has an outcome."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How it ended, once over."""
+        ...
+
+    @property
+    def reason(self) -> Reason | None:
+        """Why it ended, once over."""
+        ...
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, if any."""
+        ...
+
+    def counts(self) -> tuple[int, ...]:
+        """Cards each seat holds."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy: playing on it leaves this game as it is."""
+        ...
+
+
+class Kind(Protocol):
+    """A kind of play bound to one table's engine game (see the module docstring).
+
+    Attributes:
+        step: the type of the event that plays one step (``battle``, ``card``).
+        number: the key of the step's number in that event.
+        refused: the error code for an act by a seat not in :meth:`to_act`.
+        clock_at_start: the idle clock starts with the step (in turns nobody
+            can flip first: :mod:`cardwar.tables.clocks`), not at its first flip.
+        anyone: any seat of :meth:`to_act` may act at any moment, and the
+            first act plays the step ("first to press"): the slap games.
+    """
+
+    step: str
+    number: str
+    refused: ErrorCode
+    clock_at_start: bool
+    anyone: bool
+
+    @property
+    def game(self) -> EngineGame:
+        """The engine game being played."""
+        ...
+
+    def steps(self) -> int:
+        """Steps played so far."""
+        ...
+
+    def to_act(self) -> list[int]:
+        """The seats that may act for the coming step (none once over)."""
+        ...
+
+    def ready(self, acted: list[int]) -> bool:
+        """True when the seats that ``acted`` (flipped, pressed) play the coming step."""
+        ...
+
+    def play(self, seq: int, acted: list[int]) -> tuple[object, Event]:
+        """Play the coming step from the seats that ``acted``; return (the
+        engine's result, the step's event numbered ``seq``, fully formed)."""
+        ...
+
+    def view(self, viewer: int | None) -> dict[str, object]:
+        """What a seat (or a spectator, None) may see: the ``game`` of a
+        ``state`` message, without card order.
+
+        Raises:
+            ValueError: ``viewer`` is no seat of the game.
+        """
+        ...
+
+    def over_data(self) -> dict[str, object]:
+        """What the ``over`` event adds to the end (steps, tricks, cycle)."""
+        ...
+
+    def record_json(self, record: GameRecord) -> dict[str, object]:
+        """The finished game's ``cardwar play --log --json`` object."""
+        ...
+
+    def start_counts(self, record: GameRecord) -> list[int]:
+        """Each seat's cards at the deal of ``record``."""
+        ...
+
+    def copy(self) -> Kind:
+        """An independent copy (the engine game copied): playing on it leaves this one."""
+        ...
+
+
+G = TypeVar("G", bound=EngineGame)
+
+
+class StepKind(Generic[G]):
+    """The shared half of :class:`Kind` implementations over an engine game ``G``.
+
+    A subclass sets the class attributes and ``steps``, ``to_act``, ``play``,
+    ``view``, ``over_data``, ``record_json`` and ``start_counts``.
+
+    Args:
+        game: the engine game of the table.
+    """
+
+    step = ""
+    number = ""
+    refused = ErrorCode.OUT
+    clock_at_start = False
+    anyone = False
+
+    def __init__(self, game: G) -> None:
+        self._game: G = game
+
+    @property
+    def game(self) -> G:
+        """The engine game being played."""
+        return self._game
+
+    def to_act(self) -> list[int]:  # pragma: no cover - every kind says its own
+        """The seats that may act for the coming step."""
+        raise NotImplementedError
+
+    def ready(self, acted: list[int]) -> bool:
+        """Every seat of :meth:`to_act` acted; with :attr:`anyone`: any one did."""
+        if self.anyone:
+            return bool(acted)
+        return set(self.to_act()) <= set(acted)
+
+    def copy(self) -> Kind:
+        """An independent copy (the engine game copied)."""
+        return cast(Kind, type(self)(self._game.copy()))
 
 
 def battles_setup(record: GameRecord) -> Setup:
@@ -72,7 +237,49 @@ def turns_setup(record: GameRecord) -> BeggarSetup:
     return BeggarSetup.from_hands(parse_beggar_hands(record.hands))
 
 
-def card_json(result: CardResult, game: BeggarGame) -> dict[str, Any]:
+class Battles(StepKind[Game]):
+    """Every seat in play flips, then the battle is played (RULES.md 4-7)."""
+
+    step = "battle"
+    number = "battle"
+    refused = ErrorCode.OUT
+
+    def steps(self) -> int:
+        """Battles played."""
+        return self.game.battles
+
+    def to_act(self) -> list[int]:
+        """The seats in play (none once over)."""
+        return [] if self.game.over else self.game.in_play()
+
+    def play(self, seq: int, acted: list[int]) -> tuple[BattleResult, Event]:
+        """Play the battle: its ``battle`` event (engine ``battle_json``, and who is in play)."""
+        game = self.game
+        result = game.play_battle()
+        event = {"type": "battle", "seq": seq, **battle_json(result),
+                 "in_play": [s not in game.eliminated for s in range(game.players)]}
+        return result, cast(Battle, event)
+
+    def view(self, viewer: int | None) -> dict[str, object]:
+        """The engine's seat view (:func:`cardwar.engine.seat_view`)."""
+        return seat_view(self.game, viewer).to_json()
+
+    def over_data(self) -> dict[str, object]:
+        """Battles played and when each seat went out."""
+        g = self.game
+        return {"battles": g.battles,
+                "eliminated": {str(s): b for s, b in sorted(g.eliminated.items())}}
+
+    def record_json(self, record: GameRecord) -> dict[str, object]:
+        """``cardwar play --log --json`` of the deal."""
+        return game_json(battles_setup(record), log=True)
+
+    def start_counts(self, record: GameRecord) -> list[int]:
+        """Each seat's pile at the deal."""
+        return [len(p) for p in battles_setup(record).piles]
+
+
+def card_json(result: CardResult, game: BeggarGame) -> dict[str, object]:
     """One card put down, as the ``card`` event carries it (no pile order: only
     cards face up on the table).
 
@@ -84,7 +291,7 @@ def card_json(result: CardResult, game: BeggarGame) -> dict[str, Any]:
     on the last card ``outcome``, ``reason``, ``cycle``.
     """
     shown = game.table[-TOP_CARDS:] if result.taken_by is None else game.last_taken[-TOP_CARDS:]
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "card": result.number, "seat": result.seat, "face_up": card_text(result.card),
         "paying": result.paying, "owed": result.owed,
         "owed_for": None if result.owed_for is None else card_text(result.owed_for),
@@ -98,98 +305,78 @@ def card_json(result: CardResult, game: BeggarGame) -> dict[str, Any]:
     return out
 
 
-def _turns_view(game: BeggarGame, viewer: int | None) -> dict[str, Any]:
-    if viewer is not None and not 0 <= viewer < 2:
-        raise ValueError(f"no seat {viewer}")
-    return {
-        "viewer": viewer, "battle": game.cards_played, "counts": list(game.counts()),
-        "in_play": [True, True], "eliminated": {}, "pot": 0,
-        "outcome": None if game.outcome is None else game.outcome.value,
-        "reason": None if game.reason is None else game.reason.value,
-        "winner": game.winner, "to_move": None if game.over else game.to_move,
-        "owed": game.owed, "owed_for": None if game.owed_for is None else card_text(game.owed_for),
-        "court_seat": game.court_seat, "pile": len(game.table),
-        "top": [card_text(c) for c in game.table[-TOP_CARDS:]], "tricks": game.tricks,
-    }
+class Turns(StepKind[BeggarGame]):
+    """Only the seat to move puts down a card (Beggar-my-neighbour, RULES.md 10)."""
+
+    step = "card"
+    number = "card"
+    refused = ErrorCode.NOT_YOUR_TURN
+    clock_at_start = True
+
+    def steps(self) -> int:
+        """Cards put down."""
+        return self.game.cards_played
+
+    def to_act(self) -> list[int]:
+        """The seat to move (none once over)."""
+        return [] if self.game.over else [self.game.to_move]
+
+    def play(self, seq: int, acted: list[int]) -> tuple[CardResult, Event]:
+        """Put the card down: its ``card`` event (:func:`card_json`)."""
+        result = self.game.put_down()
+        return result, cast(Card, {"type": "card", "seq": seq, **card_json(result, self.game)})
+
+    def view(self, viewer: int | None) -> dict[str, object]:
+        """Counts, the seat to move, what it owes and the top of the pile."""
+        game = self.game
+        if viewer is not None and not 0 <= viewer < 2:
+            raise ValueError(f"no seat {viewer}")
+        return {
+            "viewer": viewer, "battle": game.cards_played, "counts": list(game.counts()),
+            "in_play": [True, True], "eliminated": {}, "pot": 0,
+            "outcome": None if game.outcome is None else game.outcome.value,
+            "reason": None if game.reason is None else game.reason.value,
+            "winner": game.winner, "to_move": None if game.over else game.to_move,
+            "owed": game.owed,
+            "owed_for": None if game.owed_for is None else card_text(game.owed_for),
+            "court_seat": game.court_seat, "pile": len(game.table),
+            "top": [card_text(c) for c in game.table[-TOP_CARDS:]], "tricks": game.tricks,
+        }
+
+    def over_data(self) -> dict[str, object]:
+        """Cards put down, tricks, and the cycle of an endless game."""
+        g = self.game
+        return {"battles": g.cards_played, "eliminated": {}, "tricks": g.tricks,
+                "cycle": cycle_json(g.cycle)}
+
+    def record_json(self, record: GameRecord) -> dict[str, object]:
+        """``cardwar play --variant beggar --log --json`` of the deal."""
+        return beggar_json(turns_setup(record), log=True)
+
+    def start_counts(self, record: GameRecord) -> list[int]:
+        """Each seat's hand at the deal."""
+        return [len(p) for p in turns_setup(record).piles]
 
 
-@dataclass(frozen=True)
-class Kind:
-    """What a table does differently for one kind of play (see the module docstring).
-
-    Attributes:
-        step: the type of the event that plays one step (``battle``, ``card``).
-        new_game: the game at the deal of a record.
-        steps: steps played so far.
-        to_act: the seats that must flip for the coming step (none once over).
-        refused: the error code for a flip by a seat not in ``to_act``.
-        play: play the coming step; return (the engine's result, the step's
-            JSON as its event carries it).
-        view: what a seat (or a spectator, None) may see: the ``game`` of a
-            ``state`` message, without card order.
-        over_data: what the ``over`` event adds to the end (tricks, cycle).
-        record_json: the finished game's ``cardwar play --log --json`` object.
-        start_counts: each seat's cards at the deal.
-        clock_at_start: the idle clock starts with the step (in turns nobody
-            can flip first: :mod:`cardwar.tables.clocks`), not at its first flip.
-    """
-
-    step: str
-    new_game: Callable[[GameRecord], Any]
-    steps: Callable[[Any], int]
-    to_act: Callable[[Any], list[int]]
-    refused: ErrorCode
-    play: Callable[[Any], tuple[Any, dict[str, Any]]]
-    view: Callable[[Any, int | None], dict[str, Any]]
-    over_data: Callable[[Any], dict[str, Any]]
-    record_json: Callable[[GameRecord], dict[str, Any]]
-    start_counts: Callable[[GameRecord], list[int]]
-    clock_at_start: bool = False
-
-
-def _play_battle(game: Game) -> tuple[BattleResult, dict[str, Any]]:
-    result = game.play_battle()
-    return result, {**battle_json(result),
-                    "in_play": [s not in game.eliminated for s in range(game.players)]}
-
-
-def _play_card(game: BeggarGame) -> tuple[CardResult, dict[str, Any]]:
-    result = game.put_down()
-    return result, card_json(result, game)
-
-
-#: The kind of each :data:`cardwar.engine.Play`.
-KINDS: dict[Play, Kind] = {
-    "battles": Kind(
-        step="battle",
-        new_game=lambda r: battles_setup(r).new_game(),
-        steps=lambda g: g.battles,
-        to_act=lambda g: [] if g.over else g.in_play(),
-        refused=ErrorCode.OUT,
-        play=_play_battle,
-        view=lambda g, viewer: seat_view(g, viewer).to_json(),
-        over_data=lambda g: {"battles": g.battles,
-                             "eliminated": {str(s): b for s, b in sorted(g.eliminated.items())}},
-        record_json=lambda r: game_json(battles_setup(r), log=True),
-        start_counts=lambda r: [len(p) for p in battles_setup(r).piles],
-    ),
-    "turns": Kind(
-        step="card",
-        new_game=lambda r: turns_setup(r).new_game(),
-        steps=lambda g: g.cards_played,
-        to_act=lambda g: [] if g.over else [g.to_move],
-        refused=ErrorCode.NOT_YOUR_TURN,
-        play=_play_card,
-        view=_turns_view,
-        over_data=lambda g: {"battles": g.cards_played, "eliminated": {}, "tricks": g.tricks,
-                             "cycle": cycle_json(g.cycle)},
-        record_json=lambda r: beggar_json(turns_setup(r), log=True),
-        start_counts=lambda r: [len(p) for p in turns_setup(r).piles],
-        clock_at_start=True,
-    ),
+#: The factory of each kind of play (:attr:`cardwar.engine.Variant.play`): the
+#: :class:`Kind` of a record, its engine game at the deal.
+KINDS: dict[str, Callable[[GameRecord], Kind]] = {
+    "battles": lambda r: Battles(battles_setup(r).new_game()),
+    "turns": lambda r: Turns(turns_setup(r).new_game()),
 }
 
 
-def kind_of(variant: Variant) -> Kind:
-    """The :class:`Kind` of ``variant``'s play."""
-    return KINDS[variant.play]
+def register_kind(play: str, factory: Callable[[GameRecord], Kind]) -> None:
+    """Let tables play variants whose :attr:`~cardwar.engine.Variant.play` is
+    ``play``: ``factory`` makes the :class:`Kind` of a record (at its deal)."""
+    KINDS[play] = factory
+
+
+def kind_of(variant: Variant, record: GameRecord) -> Kind:
+    """The :class:`Kind` of ``record`` (a game of ``variant``), at its deal.
+
+    Raises:
+        KeyError: no kind is registered for ``variant.play``.
+        ValueError: the record's deal is invalid.
+    """
+    return KINDS[variant.play](record)

@@ -1,9 +1,10 @@
 """The table service's side of a player's choices (:mod:`cardwar.tables.choices`):
-a pace of automatic flips, fast-forwarding once out, leaving the table.
+a pace of automatic flips and fast-forwarding once out (leaving the table is
+:meth:`TableService.leave`).
 
-Each runs through :meth:`TableService.apply` like any change, then re-arms
-the coming battle's timers, whose waits follow the new pace
-(:mod:`cardwar.tables.clocks`).
+Each runs through :meth:`TableService.apply` like any change; what it
+triggers (the coming battle's timers, whose waits follow the new pace, and
+presence) is :mod:`cardwar.tables.triggers`'.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ async def set_pace(service: TableService, game_id: str, seat: int, pace: Pace) -
     Raises:
         TableError: ``no_game``, ``not_seated``, ``bad_message``.
     """
-    table, _ = await service.apply(game_id, lambda t: t.set_pace(seat, pace))
-    if table.status == "playing":
-        service.clocks.arm_round(table)
+    await service.apply(game_id, lambda t: t.set_pace(seat, pace))  # re-arms (:mod:`.triggers`)
 
 
 async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
@@ -35,20 +34,6 @@ async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
     Raises:
         TableError: ``no_game``, ``not_seated``, ``not_playing``, ``not_out``.
     """
-    table, _ = await service.apply(game_id, lambda t: t.fast_forward(
-        seat, waiting_by_hand(service, game_id, t.by_hand())))
-    if table.status == "playing":
-        service.clocks.arm_round(table)
+    await service.apply(game_id, lambda t: t.fast_forward(
+        seat, waiting_by_hand(service, game_id, t.by_hand())))  # re-arms (:mod:`.triggers`)
 
-
-async def leave(service: TableService, game_id: str, seat: int) -> None:
-    """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
-    open again (:meth:`Table.leave`).
-
-    Raises:
-        TableError: ``no_game``, ``not_seated``, ``not_playing``.
-    """
-    table, _ = await service.apply(game_id, lambda t: t.leave(seat))
-    service.presence.handed_over(game_id, seat)
-    if table.status == "playing":
-        service.clocks.arm_round(table)

@@ -31,8 +31,7 @@ from cardwar.bus import Bus, Message
 from cardwar.settings import Settings
 
 from .clocks import Clocks
-from .events import Gone, Watchers
-from .events import Presence as PresenceMessage
+from .events import Gone, Online, Watchers
 from .table import Table
 
 log = logging.getLogger("cardwar.tables")
@@ -388,7 +387,7 @@ class Presence:
 
     # -- publishing -------------------------------------------------------------------
     async def _publish_presence(self, game_id: str, seat: int, online: bool) -> None:
-        await self.bus.publish(game_id, PresenceMessage(type="presence", seq=None, seat=seat,
+        await self.bus.publish(game_id, Online(type="presence", seq=None, seat=seat,
                                                         online=online))
 
     async def _publish_gone(self, game_id: str, seat: int, gone: bool) -> None:

@@ -101,8 +101,9 @@ class GameStore(Protocol):
         ...
 
     async def list_open(self, since: datetime, limit: int) -> list[GameRecord]:
-        """Public games in the lobby created at ``since`` or later, the newest
-        first, at most ``limit``, with their seats (secret hashes left out)."""
+        """Public games in the lobby with a free seat, created at ``since`` or later,
+        the longest waiting first (oldest ``created_at``), at most ``limit``, with
+        their seats (secret hashes left out)."""
         ...
 
     async def remove(self, game_ids: list[str]) -> int:

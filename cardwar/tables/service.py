@@ -17,26 +17,21 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from cardwar.bus import Bus, Message
+from cardwar.bus import Bus, Message, Subscription
 from cardwar.engine import get_variant, new_seed
-from cardwar.obs.metrics import (
-    battle_played,
-    card_put_down,
-    set_games_in_progress,
-    set_tables_in_memory,
-    stale_write,
-)
+from cardwar.obs.metrics import set_games_in_progress, set_tables_in_memory, stale_write
 from cardwar.settings import Settings
 
 from .cache import TableCache
 from .clocks import Clocks
 from .cluster import Cluster
 from .errors import ErrorCode, TableError
-from .events import Event, FlipBy, Idle, seats_changed
+from .events import Event, FlipBy, Idle, ReactionKey, seats_changed
 from .listing import OpenTables
 from .presence import Presence
 from .reactions import Reactions
@@ -44,6 +39,7 @@ from .records import GameStore, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .stacked import stacked_hands
 from .table import Table
+from .triggers import Triggers
 from .views import view_message
 
 T = TypeVar("T")
@@ -86,12 +82,13 @@ class TableService:
         self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
         self.clocks = Clocks(settings, self.flip, self._is_gone, clock)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
-                                 lambda game_id, seat: self.apply(
-                                     game_id, lambda table: table.leave(seat)))
-        self.cluster = Cluster(store, bus, self.cache, self.clocks, self.presence,
-                               self._observe_status)
-        self.reactions = Reactions(bus)
+                                 self.leave)
         self.open_tables = OpenTables(store, bus, settings)
+        #: what applied events trigger, here and from other processes (:mod:`.triggers`)
+        self.triggers = Triggers(bus, self.clocks, self.presence, self.open_tables,
+                                 self._observe_status)
+        self.cluster = Cluster(store, bus, self.cache, self.clocks, self.triggers)
+        self.reactions = Reactions(bus)
         self._gauges: asyncio.Task[None] | None = None
         #: lobby -> its last activity seen by this process (a change, a page opened or closed)
         self._active: dict[str, datetime] = {}
@@ -261,42 +258,9 @@ class TableService:
                 self._active[game_id] = datetime.now(UTC)
             else:
                 self._active.pop(game_id, None)
-            await self._published(table, events,
-                                  time.perf_counter() - entered if waited else None)
+            await self.triggers.after(table, events, here=True,
+                                      latency=time.perf_counter() - entered if waited else None)
             return table, value
-
-    async def _published(self, table: Table, events: list[Event],
-                         latency: float | None) -> None:
-        """Publish ``events`` (saved), count them, and arm the timers they call for."""
-        for event in events:
-            if event["type"] in ("started", "left") and "seating" in event:
-                self.presence.reseat(table.id, event["seating"], event["seq"])
-            await self.bus.publish(table.id, event)
-            if event["type"] == "battle":
-                battle_played(table.variant.name, latency)
-            elif event["type"] == "card":  # a game in turns: its step is one card
-                card_put_down(table.variant.name, latency)
-            self._observe_status(table.id, event)
-            if event["type"] == "left" and table.status == "lobby" and table.creator is not None \
-                    and table.creator not in self.presence.online(table.id):
-                self.presence.arm_gone(table.id, table.creator)  # an away creator leaves too
-        if events:
-            await self.open_tables.changed(table, events)
-        kinds = {e["type"] for e in events}
-        if table.status == "playing" and kinds & {"started", table.kind.step}:
-            flips = [e for e in events if e["type"] == "flipped"]
-            if self.clocks.arm_round(table, flips):  # in turns: the clock starts with the step
-                await self.bus.publish(table.id, self.clocks.idle_message(table))
-        elif table.status == "playing" and "flipped" in kinds:
-            for event in events:
-                if event["type"] == "flipped" and self.clocks.note_flip(table, event):
-                    await self.bus.publish(table.id, self.clocks.idle_message(table))
-        for event in events:  # idle battle after battle: away; a flip by hand: back
-            if event["type"] == "flipped" and table.status == "playing":
-                if self.clocks.note_idle(table, event):
-                    await self.presence.mark_away(table, event["seat"])
-                elif event["by"] == "player":
-                    await self.presence.back(table.id, event["seat"])
 
     async def join(self, game_id: str, nickname: str) -> tuple[int, str]:
         """Seat ``nickname`` (already clean) in the first open seat.
@@ -351,11 +315,7 @@ class TableService:
         Raises:
             TableError: ``no_game``, ``not_seated``.
         """
-        table, _ = await self.apply(game_id, lambda t: t.set_auto(seat, on))
-        if on and seat in table.to_flip():
-            self.clocks.arm(table, seat, "auto", self.clocks.wait(table))
-        elif not on and table.status == "playing":
-            self.clocks.arm_round(table)  # the coming battle's timers, without it
+        await self.apply(game_id, lambda t: t.set_auto(seat, on))  # re-arms (:mod:`.triggers`)
 
     async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
         """The creator lets the computer play the seat of a gone player.
@@ -366,10 +326,16 @@ class TableService:
         """
         if not self.presence.is_gone(game_id, seat):
             raise TableError(ErrorCode.NOT_GONE)
-        table, _ = await self.apply(game_id, lambda t: t.hand_over(by, seat))
-        self.presence.handed_over(game_id, seat)
-        if seat in table.to_flip():
-            self.clocks.arm(table, seat, "computer", self.clocks.wait(table))
+        await self.apply(game_id, lambda t: t.hand_over(by, seat))  # re-arms (:mod:`.triggers`)
+
+    async def leave(self, game_id: str, seat: int) -> None:
+        """``seat``'s player leaves: the computer plays the seat, or in the lobby it is
+        open again (:meth:`Table.leave`; presence and timers: :mod:`.triggers`).
+
+        Raises:
+            TableError: ``no_game``, ``not_seated``, ``not_playing``.
+        """
+        await self.apply(game_id, lambda t: t.leave(seat))
 
     async def relink(self, game_id: str, seat: int) -> str:
         """Give ``seat`` a new secret (its old links and cookies stop working).
@@ -407,6 +373,23 @@ class TableService:
     def idle_left(self, table: Table) -> float | None:
         """Seconds left on ``table``'s idle clock (:meth:`Clocks.idle_left`)."""
         return self.clocks.idle_left(table)
+
+    def peace_shown(self, pace: str) -> float:
+        """Seconds a peace stays on the table at ``pace`` (:meth:`Clocks.peace_shown`)."""
+        return self.clocks.peace_shown(pace)
+
+    async def react(self, table: Table, seat: int | None, key: ReactionKey,
+                    connection: Hashable = None) -> None:
+        """Publish a reaction (:meth:`Reactions.react`).
+
+        Raises:
+            TableError: ``not_seated``, ``too_many_reactions``.
+        """
+        await self.reactions.react(table, seat, key, connection)
+
+    def subscribe(self, game_id: str) -> AbstractAsyncContextManager[Subscription]:
+        """Follow ``game_id``'s messages on the bus (:meth:`Bus.subscribe`)."""
+        return self.bus.subscribe(game_id)
 
     def idle_message(self, table: Table) -> Idle:
         """The ``idle`` message of ``table`` (:meth:`Clocks.idle_message`)."""
@@ -469,7 +452,7 @@ class TableService:
         return await self.cluster.catch_up(game_id, seq)
 
     # -- metrics and the life of the service ---------------------------------------
-    def _observe_status(self, game_id: str, event: Message) -> None:
+    def _observe_status(self, game_id: str, event: Mapping[str, object]) -> None:
         """A game started or ended: refresh the games-in-progress gauge; an
         ended game's clocks and gone seats are let go.
 

@@ -34,9 +34,9 @@ from .events import (
     SeatKind,
     Started,
     apply_event,
-    step_to_play,
+    play_step,
 )
-from .kinds import AnyGame, kind_of
+from .kinds import EngineGame, Kind, kind_of
 from .nicknames import same_name
 from .records import GameRecord, SeatRecord
 from .secrets import same_hash
@@ -76,14 +76,15 @@ class Table(PlayerChoices):
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.variant = get_variant(record.variant)
-        self.kind = kind_of(self.variant)
-        self.game: AnyGame = self.kind.new_game(record)
+        #: the kind of play (:mod:`cardwar.tables.kinds`), bound to the engine game
+        self.kind: Kind = kind_of(self.variant, record)
         #: the engine's result of the last step (a battle, or a card put down)
-        self.last: Any = None
-        #: the last step as its event carries it, for a page's snapshot
-        self.last_json: dict[str, Any] | None = None
-        for _ in range(record.battles):
-            self.last, self.last_json = self.kind.play(self.game)
+        self.last: object = None
+        #: the last step's event, for a page's snapshot
+        self.last_json: Event | None = None
+        for n in range(record.battles):
+            acted = self.kind.to_act()  # a replayed step: as if every seat acted
+            self.last, self.last_json = self.kind.play(n + 1, acted)
         self.outbox: list[Event] = []
         #: the id of the rematch offered after this game, once known.
         self.rematch: str | None = None
@@ -155,6 +156,11 @@ class Table(PlayerChoices):
         """The game id."""
         return self.record.id
 
+    @property
+    def game(self) -> EngineGame:
+        """The engine game (:attr:`Kind.game`)."""
+        return self.kind.game
+
     def clone(self) -> Table:
         """An independent copy of this table (record, seats, engine state; empty outbox).
 
@@ -166,7 +172,7 @@ class Table(PlayerChoices):
         other.record = dataclasses.replace(
             self.record, flipped=list(self.record.flipped),
             seats=[dataclasses.replace(s) for s in self.record.seats])
-        other.game = self.game.copy()
+        other.kind = self.kind.copy()
         other.outbox = []
         return other
 
@@ -216,7 +222,7 @@ class Table(PlayerChoices):
     @property
     def steps(self) -> int:
         """Steps played: battles, or cards put down in a game in turns."""
-        return self.kind.steps(self.game)
+        return self.kind.steps()
 
     def to_flip(self) -> list[int]:
         """Seats that must flip for the coming step and have not yet (in turns: the
@@ -224,7 +230,7 @@ class Table(PlayerChoices):
         if self.status != "playing":
             return []
         flipped = set(self.record.flipped)
-        return [s for s in self.kind.to_act(self.game) if s not in flipped]
+        return [s for s in self.kind.to_act() if s not in flipped]
 
     # -- changes ----------------------------------------------------------
     @property
@@ -325,15 +331,17 @@ class Table(PlayerChoices):
         coming = self.steps + 1
         if battle is not None and battle != coming:
             return False
-        if seat not in self.kind.to_act(self.game):
+        if seat not in self.kind.to_act():
             raise TableError(self.kind.refused)
         if seat in self.record.flipped:
             return False
         if by == "auto" and not self.record.seats[seat].auto_flip:
             return False  # switched off since the flip was armed (here or elsewhere)
         self._emit(Flipped(type="flipped", seq=self._next, seat=seat, battle=coming, by=by))
-        if not self.to_flip():
-            self._emit(step_to_play(self.kind.step, self._next, coming))  # plays it
+        if self.kind.ready(list(self.record.flipped)):
+            event = play_step(self, self._next)  # the input in, the step's event out
+            self.record.seq = event["seq"]
+            self.outbox.append(event)
             if self.game.over:
                 self._emit(Over(type="over", seq=self._next, **self.result()))
         return True
@@ -352,7 +360,7 @@ class Table(PlayerChoices):
             "outcome": outcome.value,
             "reason": reason.value,
             "winner": g.winner,
-            **self.kind.over_data(g),
+            **self.kind.over_data(),
             "final_counts": list(g.counts()),
             "seed": self.record.seed,
             "hands": self.record.hands,

@@ -86,13 +86,13 @@ def view_message(
     record = table.record
     last = None
     if table.last_json is not None:
-        last = {"type": table.kind.step, "seq": None, **table.last_json}
+        last = {**table.last_json, "seq": None}
     return {
         "type": "state",
         "seq": record.seq,
         "you": viewer,
         "game": {
-            **table.kind.view(table.game, viewer),  # the engine's view: counts, never order
+            **table.kind.view(viewer),  # the engine's view: counts, never order
             "id": record.id,
             "variant": record.variant,
             "players": record.players,

@@ -15,7 +15,7 @@ from cardwar.tables import TableService
 from cardwar.tables.retention import Retention
 
 from . import beggar_pages, listing, pages, play, pwa, rooms, security
-from .frames import Sockets
+from .frames import SocketParts
 from .guard import install_guards
 from .metrics import metrics_endpoint
 from .socket import event_builder
@@ -28,7 +28,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
     The service is kept on ``app.state.tables`` (a
     :class:`~cardwar.tables.TableService`, read by :func:`cardwar.web.seats.service`),
-    the sockets' shared parts on ``app.state.sockets`` (:class:`~cardwar.web.frames.Sockets`).
+    the sockets' shared parts on ``app.state.sockets`` (:class:`~cardwar.web.frames.SocketParts`).
     """
     settings: Settings = app.state.settings
     store = Store(settings.database)
@@ -39,7 +39,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     app.state.tables = service
     app.state.guard.limiter = bus.limiter  # the limits, counted by every process at once
     # every socket's shared parts: frames encoded once, one heartbeat clock
-    app.state.sockets = Sockets(event_builder(service))
+    app.state.sockets = SocketParts(event_builder(service))
     service.start_background()
     sweeper = Retention(store, service.cache, settings, service.open_lobbies)
     sweeper.start()

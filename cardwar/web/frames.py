@@ -32,7 +32,7 @@ import orjson
 
 from cardwar.bus import Message
 
-__all__ = ["Frames", "Heartbeats", "Sockets", "dumps"]
+__all__ = ["Frames", "Heartbeats", "SocketParts", "dumps"]
 
 #: Most (event, viewer) frames kept.
 FRAMES_KEPT = 2048
@@ -160,7 +160,7 @@ class Heartbeats:
                 await task
 
 
-class Sockets:
+class SocketParts:
     """The sockets' shared parts in one app: its :class:`Frames` and heartbeat clocks.
 
     Args:

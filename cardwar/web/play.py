@@ -171,8 +171,8 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         "heartbeat": service(request).settings.heartbeat,
         "flip_timeout": service(request).settings.flip_timeout,
         # the shortest time a peace is shown (the fast pace's): the page holds it as long
-        "peace_hold": service(request).clocks.peace_shown("fast"),
-        "peace_holds": {pace: service(request).clocks.peace_shown(pace)
+        "peace_hold": service(request).peace_shown("fast"),
+        "peace_holds": {pace: service(request).peace_shown(pace)
                         for pace in ("slow", "normal", "fast")},
         "rematch": f"/{locale}/g/{game_id}/rematch", "replay": f"/{locale}/g/{game_id}/replay",
         "download": f"/g/{game_id}/game.json", "locale_prefix": f"/{locale}/g/",

@@ -22,12 +22,12 @@ from cardwar.tables.events import EVENTS, browser_keys
 from cardwar.tables.listing import MESSAGES as LISTING_MESSAGES
 from cardwar.tables.listing import OpenTable
 
-from .protocol import MAX_MESSAGE, Auto, Flip, HandOver, Ping, Pong, React, Start
+from .protocol import MAX_MESSAGE, Parsed
 
 PROTOCOL_PATH = Path(__file__).resolve().parents[2] / "PROTOCOL.md"
-#: What a page may send, in the order of the docs.
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Flip, Auto, Start, HandOver, React, Ping,
-                                                 Pong)
+#: What a page may send: every inbound message type :func:`~.protocol.parse_message`
+#: accepts, in the order of :data:`~.protocol.Parsed`.
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = typing.get_args(Parsed)
 
 
 def _type_name(annotation: object) -> str:

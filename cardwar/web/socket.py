@@ -51,10 +51,10 @@ from starlette.websockets import WebSocketDisconnected
 from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
-from cardwar.tables.pace import fast_forward, leave, set_pace
+from cardwar.tables.pace import fast_forward, set_pace
 from cardwar.tables.slap_timing import RoundTrips
 
-from .frames import Sockets, dumps
+from .frames import SocketParts, dumps
 from .protocol import (
     MAX_MESSAGE,
     Auto,
@@ -129,10 +129,10 @@ class Connection:
 
     def __init__(self, ws: WebSocket, service: TableService, table: Table,
                  seat: int | None, secret: str | None, heartbeat: float,
-                 sockets: Sockets | None = None) -> None:
+                 sockets: SocketParts | None = None) -> None:
         self.ws = ws
         self.service = service
-        self.sockets = sockets if sockets is not None else Sockets(event_builder(service))
+        self.sockets = sockets if sockets is not None else SocketParts(event_builder(service))
         self.game_id = table.id
         self.seat = seat
         self.secret = secret
@@ -153,7 +153,7 @@ class Connection:
         self.sub: Subscription | None = None
         self._send_lock = asyncio.Lock()
 
-    async def send(self, table: Table, event: dict[str, Any] | None = None) -> None:
+    async def send(self, table: Table, event: Message | None = None) -> None:
         """Send the message for this viewer (always built by ``view_message``)."""
         await self.send_text(dumps(self.service.message(table, self.seat, event)))
 
@@ -184,12 +184,12 @@ class Connection:
             The last event number sent (live events after it follow).
         """
         if since is not None and since <= table.seq and table.seq - since <= MAX_REPLAY:
-            stored = await self.service.store.events_since(self.game_id, since)
-            if (stored and stored[0].seq == since + 1) or not stored:
+            stored = await self.service.catch_up(self.game_id, since)
+            if (stored and stored[0]["seq"] == since + 1) or not stored:
                 last = since
                 for e in stored:
-                    await self.send(table, {"type": e.type, "seq": e.seq, **e.data})
-                    last = e.seq
+                    await self.send(table, e)
+                    last = int(e["seq"])
                 online = self.service.online(self.game_id)
                 gone = self.service.gone(self.game_id)
                 for rec in table.record.seats:
@@ -344,7 +344,7 @@ class Connection:
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
-                await self.service.reactions.react(table, None, msg.key, connection=id(self))
+                await self.service.react(table, None, msg.key, connection=id(self))
             except TableError as exc:
                 await self.error(table, exc.code)
             return
@@ -367,20 +367,20 @@ class Connection:
             elif isinstance(msg, Skip):
                 await fast_forward(self.service, self.game_id, self.seat)
             elif isinstance(msg, Leave):
-                await leave(self.service, self.game_id, self.seat)
+                await self.service.leave(self.game_id, self.seat)
             elif isinstance(msg, Start):
                 await self.service.start(self.game_id, self.seat)
             elif isinstance(msg, HandOver):
                 await self.service.hand_over(self.game_id, self.seat, msg.seat)
             elif isinstance(msg, React):
-                await self.service.reactions.react(table, self.seat, msg.key)
+                await self.service.react(table, self.seat, msg.key)
         except TableError as exc:
             await self.error(table, exc.code)
 
 
 async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | None,
                 secret: str | None, heartbeat: float = DEFAULT_HEARTBEAT,
-                sockets: Sockets | None = None) -> None:
+                sockets: SocketParts | None = None) -> None:
     """Run one accepted-to-be connection until it closes (protocol in the module docstring).
 
     ``sockets``: the app's shared frames and heartbeat clocks (one per app,
@@ -398,7 +398,7 @@ async def serve(ws: WebSocket, service: TableService, table: Table, seat: int | 
 async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     ws, service = conn.ws, conn.service
     clock = conn.sockets.heartbeats(conn.heartbeat)
-    async with service.bus.subscribe(table.id) as sub:
+    async with service.subscribe(table.id) as sub:
         conn.sub = sub
         pump: asyncio.Task[None] | None = None
         # the seat of now (the game may have started since the handshake), counted

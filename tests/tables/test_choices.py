@@ -14,7 +14,7 @@ from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret, stacked_hands
 from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 from cardwar.tables.events import follow
-from cardwar.tables.pace import fast_forward, leave, set_pace
+from cardwar.tables.pace import fast_forward, set_pace
 
 from .test_service import _close, _until
 
@@ -115,7 +115,7 @@ async def test_leave_and_fast_forward_through_the_service(tmp_path):
     _, s2 = await service.join(table.id, "Cy")
     await service.start(table.id, 0)  # seat 3 to the computer
     bo, cy = table.seat_of(hash_secret(s1)), table.seat_of(hash_secret(s2))
-    await leave(service, table.id, bo)
+    await service.leave(table.id, bo)
     assert table.record.seats[bo].kind == "left"
     for seat in (0, cy):
         await service.flip(table.id, seat)

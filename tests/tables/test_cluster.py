@@ -5,6 +5,7 @@ test says. The same paths run against PostgreSQL and Redis in tests/scale."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 
 import pytest
@@ -13,7 +14,8 @@ from cardwar.bus import Message, Subscription
 from cardwar.obs.metrics import REGISTRY
 from cardwar.settings import Settings
 from cardwar.store import Store
-from cardwar.tables import TableService
+from cardwar.tables import TableError, TableService
+from cardwar.tables.pace import set_pace
 
 from .memory_bus import MemoryHub
 
@@ -328,3 +330,40 @@ async def test_presence_said_in_the_lobby_and_heard_after_the_start_is_put_right
             assert any(m["seat"] == 0 and m["online"] for m in told), told
     finally:
         await _close(a, b)
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_a_follower_arms_the_timers_the_process_that_played_arms(tmp_path, seed):
+    """What events trigger is decided once (cardwar/tables/triggers.py): the process
+    that made each change and the one that followed it arm the same timers for the
+    coming step and run the same idle clock, whatever the change was."""
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    table, _ = await a.create("war", 3, nickname="Ann", computers=(2,))
+    gid = table.id
+    await a.join(gid, "Bob")
+    rng = random.Random(seed)
+    async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+        await b.get(gid)
+        await a.start(gid, 0)
+        for _ in range(40):
+            what = rng.choice(["flip", "flip", "flip", "auto", "pace", "leave"])
+            seat = rng.randrange(2)
+            try:
+                if what == "flip":
+                    await a.flip(gid, seat)
+                elif what == "auto":
+                    await a.set_auto(gid, seat, rng.random() < 0.5)
+                elif what == "pace":
+                    await set_pace(a, gid, seat, rng.choice(["slow", "normal", "fast"]))
+                elif rng.random() < 0.1:
+                    await a.leave(gid, seat)
+            except TableError:
+                pass
+            mine, theirs = await a.get(gid), b.cache.get(gid)
+            assert theirs is not None and theirs.seq == mine.seq, what
+            assert b.clocks.count(gid) == a.clocks.count(gid), (what, mine.to_flip())
+            assert (b.idle_left(theirs) is None) == (a.idle_left(mine) is None), what
+            if mine.status != "playing":
+                break
+    await _close(a, b)

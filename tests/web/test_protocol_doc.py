@@ -8,7 +8,7 @@ import pytest
 
 from cardwar.tables.errors import SERVER_ONLY_ERRORS, ErrorCode
 from cardwar.tables.events import EVENTS
-from cardwar.web import protocol_doc
+from cardwar.web import events_js, protocol_doc
 from cardwar.web.i18n import LOCALES
 from cardwar.web.strings import client_strings
 from cardwar.web.templating import STATIC_DIR
@@ -33,3 +33,8 @@ def test_every_message_type_is_handled_by_the_game_script():
     quoted = set(re.findall(r"""["']([a-z_]+)["']""", script))
     missing = {kind for kind, spec in EVENTS.items() if spec.handled and kind not in quoted}
     assert not missing, f"message types the page scripts never mention: {missing}"
+
+
+def test_the_pages_message_types_are_generated_from_the_registry():
+    assert events_js.EVENTS_JS_PATH.read_text(encoding="utf-8") == events_js.render(), (
+        "static/play/events.js is stale: run `python -m cardwar.web.events_js`")

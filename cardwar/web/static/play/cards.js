@@ -5,44 +5,12 @@
 /** @typedef {import("./words.js").Words} Words */
 /** @typedef {import("./state.js").State} State */
 
+import { el } from "./dom.js";
+
 /** @type {Record<string, string>} */
 const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 
-/**
- * A new element with a class and a text (as text, never markup).
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {string} [cls]
- * @param {string | null} [text]
- * @returns {HTMLElementTagNameMap[K]}
- */
-export function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
-
-/**
- * The element with this id; the page's template always has it.
- * @param {string} id
- * @returns {HTMLElement}
- * @throws {Error} when the page has no such element
- */
-export function byId(id) {
-  const e = document.getElementById(id);
-  if (!e) throw new Error("no #" + id + " on this page");
-  return e;
-}
-
-/**
- * The JSON embedded in `<script type="application/json" id=...>`.
- * @param {string} id
- * @returns {any}
- */
-export function embedded(id) {
-  return JSON.parse(byId(id).textContent || "null");
-}
+export { byId, el, embedded } from "./dom.js";
 
 /**
  * A card face, named for screen readers.

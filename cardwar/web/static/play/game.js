@@ -7,6 +7,8 @@
 
 import { byId, embedded } from "./cards.js";
 import { connect } from "./connection.js";
+import { embeddedAs } from "./dom.js";
+import { emptyHold, nextHeld, peaceShown, receive as receiveHeld } from "./hold.js";
 import { copyText } from "./end.js";
 import { settlePot, slidePot } from "./pot.js";
 import {
@@ -27,11 +29,16 @@ import { makeWords } from "./words.js";
 const REVEAL_DELAY = 700;
 /** The localStorage key of "hide the others' reactions" ("on" when hidden). */
 const MUTE_KEY = "cardwar.reactions.hidden";
+/** The page's settings (render.js's Config), checked at load. @type {import("./dom.js").Schema} */
+const CONFIG = { locale: "string", socket: "string", heartbeat: "number?",
+  flip_timeout: "number?", replay: "string", download: "string", variant_page: "string",
+  share: "string", rematch_late: "boolean?", peace_hold: "number?", peace_holds: "object?" };
 /** ms after asking to leave during which the Leave button asks nothing again */
 const LEAVE_ONCE = 3000;
 
 const S = /** @type {import("./words.js").Strings} */ (embedded("play-strings"));
-const C = /** @type {import("./render.js").Config} */ (embedded("play-config"));
+/** @type {import("./render.js").Config} */
+const C = embeddedAs("play-config", CONFIG);
 const w = makeWords(S, C.locale);
 /** ms a battle with a peace stays on the table at least, whoever flips next (the
  * server waits at least as long before any automatic flip) */
@@ -48,51 +55,36 @@ let storage = null;
 try { storage = window.localStorage; } catch { /* storage blocked: nothing remembered */ }
 const sound = makeSound(storage);
 
-// While a peace is on show (until holdUntil, on the Date.now() clock), the next
-// battle or the end of the game, and whatever comes after it, are kept and applied
-// in order afterwards: neither replaces the peace before it could be read (flips
-// and presence before them are shown at once).
-let holdUntil = 0;
-/** when (Date.now()) the last battle with a peace was shown */
-let peaceAt = 0;
-/** ms between two battles kept while a peace was shown, when they are applied */
-const CATCH_UP = 300;
-/** @type {import("./messages.js").ServerMessage[]} */
-const held = [];
+// The peace hold (hold.js): what comes while a peace is on show waits for it.
+let hold = emptyHold();
 /** @type {number | undefined} */
 let holdTimer;
 
 /** A message from the server: applied now, or kept while a peace is shown.
  * @param {import("./messages.js").ServerMessage} m */
 function receive(m) {
-  if (m.type === "state") forgetHeld();
-  else if (m.type === "fast_forward") applyHeld();  // skipping: nothing waits any more
-  else if (held.length || ((m.type === "battle" || m.type === "over") && Date.now() < holdUntil)) {
-    held.push(m);
+  const r = receiveHeld(hold, m, Date.now());
+  hold = r.hold;
+  if (r.wake !== null) {
     if (m.type === "over") dispatch({ type: "local:ending" });  // no flip invited meanwhile
     window.clearTimeout(holdTimer);
-    holdTimer = window.setTimeout(releaseHeld, Math.max(0, holdUntil - Date.now()));
-    return;
+    holdTimer = window.setTimeout(releaseHeld, Math.max(0, r.wake - Date.now()));
+  } else if (m.type === "state" || m.type === "fast_forward") {
+    window.clearTimeout(holdTimer);
   }
-  dispatch(m);
+  r.apply.forEach(dispatch);
 }
 
-/** The peace has been shown: apply what came meanwhile, a battle at a time
- * (CATCH_UP ms apart, or longer for another peace); the end of the game waits
- * for the last peace as long as any peace at the game's pace (pacedHold). */
+/** The peace has been shown: apply what came meanwhile, a battle at a time. */
 function releaseHeld() {
-  while (held.length) {
-    const m = held[0];
-    // the end waits for the last peace as long as any peace at the game's pace
-    const until = m.type === "over" && state
-      ? Math.max(holdUntil, peaceAt + pacedHold(state)) : holdUntil;
-    if (Date.now() < until) {
-      holdTimer = window.setTimeout(releaseHeld, until - Date.now());
+  for (;;) {
+    const r = nextHeld(hold, Date.now(), state ? pacedHold(state) : PEACE_HOLD);
+    hold = r.hold;
+    if (r.message === null) {
+      if (r.wake !== null) holdTimer = window.setTimeout(releaseHeld, r.wake - Date.now());
       return;
     }
-    held.shift();
-    dispatch(m);
-    if (m.type === "battle" && held.length) holdUntil = Math.max(holdUntil, Date.now() + CATCH_UP);
+    dispatch(r.message);
   }
 }
 
@@ -100,21 +92,6 @@ function releaseHeld() {
  * server waits as long before its next automatic flip. @param {State} s */
 function pacedHold(s) {
   return Math.max(PEACE_HOLD, ((C.peace_holds || {})[gamePace(s)] || 0) * 1000);
-}
-
-/** Apply what was kept at once, without waiting for the peace on show. */
-function applyHeld() {
-  const kept = held.splice(0);
-  window.clearTimeout(holdTimer);
-  kept.forEach(dispatch);
-  holdUntil = 0;
-}
-
-/** Drop what was kept (a snapshot or a catch-up brings it again). */
-function forgetHeld() {
-  held.length = 0;
-  holdUntil = 0;
-  window.clearTimeout(holdTimer);
 }
 
 /** @type {View} */
@@ -191,8 +168,7 @@ const EFFECTS = {
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
       settlePot();  // the last battle's pick-up, if still to come, would take this one's
-      peaceAt = Date.now();
-      if (!s.game.skipping) holdUntil = peaceAt + PEACE_HOLD;
+      hold = peaceShown(hold, Date.now(), PEACE_HOLD, Boolean(s.game.skipping));
       revealTimer = window.setTimeout(
         () => dispatch({ type: "local:reveal", battle: m.battle }), REVEAL_DELAY);
     } else {
@@ -265,7 +241,8 @@ const link = connect({
   since: () => (state && state.seq !== null && state.seq !== undefined ? state.seq : null),
   message: receive,
   connecting() {
-    forgetHeld();  // the catch-up sends again what we had not applied
+    hold = emptyHold();  // the catch-up sends again what we had not applied
+    window.clearTimeout(holdTimer);
     // a flip sent just before a drop may never have reached the server
     dispatch({ type: "local:retry" });
     if (!state) byId("game-status").textContent = S.connecting;

@@ -1,8 +1,10 @@
 // The WebSocket protocol of the game page, as types (JSDoc for `tsc --checkJs`;
 // nothing here runs). Server -> browser: every message is built by
 // cardwar.tables.view_message (cardwar/tables/views.py); browser -> server:
-// cardwar/web/protocol.py. A new message type is added here, to the ServerMessage
-// union, and to the handler table in state.js (tsc fails until it has one).
+// cardwar/web/protocol.py. The shapes of the registry's messages are generated into
+// events.js (`python -m cardwar.web.events_js`); a message the page reads as its
+// shape is an alias of it here. A new message type is added to the ServerMessage
+// union here, and to the handler table in state.js (tsc fails until it has one).
 export {};
 
 /** @typedef {"open" | "human" | "computer" | "reserved" | "left"} SeatKind  `left`: its
@@ -117,31 +119,29 @@ export {};
  *   in turns (Beggar-my-neighbour): `seat` put down card number `card`; `top` is the
  *   newest cards on the table (those just taken when `taken_by` took the pile) */
 /** @typedef {Result & {type: "over", seq: number}} OverMessage */
-/** @typedef {{type: "auto_flip", seq: number, seat: number, on: boolean}} AutoFlipMessage */
-/** @typedef {{type: "handed", seq: number, seat: number}} HandedMessage */
-/** @typedef {{type: "relinked", seq: number, seat: number}} RelinkedMessage  new device link */
+/** @typedef {import("./events.js").AutoFlip} AutoFlipMessage */
+/** @typedef {import("./events.js").Handed} HandedMessage */
+/** @typedef {import("./events.js").Relinked} RelinkedMessage  new device link */
 /** @typedef {{type: "rematch", seq: number, game: string, by: number | null}} RematchMessage */
-/** @typedef {{type: "pace", seq: number, seat: number, pace: Pace}} PaceMessage */
-/** @typedef {{type: "fast_forward", seq: number, seat: number}} FastForwardMessage  a
- *   player who is out skips to the result: the battles left come without waiting */
-/** @typedef {{type: "left", seq: number, seat: number, creator: number | null,
- *   seating?: number[]}} LeftMessage  the seat's player left the table; the computer
+/** @typedef {import("./events.js").PaceSet} PaceMessage */
+/** @typedef {import("./events.js").FastForward} FastForwardMessage  a player who is out skips to the
+ *   result: the battles left come without waiting */
+/** @typedef {import("./events.js").Left} LeftMessage  the seat's player left the table; the computer
  *   plays it, or in the lobby the seat is open again and `seating[t]` (when given) is
  *   the seat whose player moves up to `t` */
-/** @typedef {{type: "presence", seq: null, seat: number, online: boolean}} PresenceMessage */
-/** @typedef {{type: "gone", seq: null, seat: number, gone: boolean}} GoneMessage */
-/** @typedef {{type: "watchers", seq: null, count: number}} WatchersMessage  spectators */
-/** @typedef {{type: "idle", seq: null, battle: number, left: number | null}} IdleMessage
+/** @typedef {import("./events.js").Online} PresenceMessage */
+/** @typedef {import("./events.js").Gone} GoneMessage */
+/** @typedef {import("./events.js").Watchers} WatchersMessage  spectators */
+/** @typedef {import("./events.js").Idle} IdleMessage
  *   `left`: seconds before the game flips for whoever has not flipped for `battle` */
 /** @typedef {"clap" | "wow" | "laugh" | "sad" | "dove" | "gg" | "tie" | "again"} ReactionKey
  *   the preset reactions (cardwar.tables.events.REACTIONS); strings.reactions words them */
-/** @typedef {{type: "reaction", seq: null, seat: number | null, key: ReactionKey}}
- *   ReactionMessage  a player (or a spectator: seat null) reacted; shown briefly */
-/** @typedef {{type: "error", seq: null, code: string}} ErrorMessage  `code`: a key of
+/** @typedef {import("./events.js").Reaction} ReactionMessage  a player (or a spectator: seat null)
+ *   reacted; shown briefly */
+/** @typedef {import("./events.js").Error} ErrorMessage  `code`: a key of
  *   strings.errors */
-/** @typedef {{type: "ping", seq: null, id?: number}} PingMessage  the server's heartbeat:
- *  answer with pong (echoing `id`) */
-/** @typedef {{type: "pong", seq: null}} PongMessage */
+/** @typedef {import("./events.js").Ping} PingMessage  the server's heartbeat: answer with pong */
+/** @typedef {import("./events.js").Pong} PongMessage */
 
 /**
  * Every message the server sends. Numbered ones (`seq` not null) come once each,

@@ -100,7 +100,24 @@ export function reduce(state, action, now = 0) {
     state = { ...state, seq };
   }
   const on = /** @type {Handler<Action["type"]> | undefined} */ (ON[action.type]);
-  return on ? on(state, action, now) : state;  // a type this page does not know: just counted
+  if (on) return on(state, action, now);
+  return seq === null || seq === undefined ? state
+    : stepped(state, /** @type {{counts?: unknown, step?: unknown}} */ (/** @type {unknown} */ (action)));
+}
+
+/**
+ * A numbered message of a type this page has no handler for: counted, and when
+ * it is the step of a kind of play the page does not know yet (its `counts`,
+ * numbered by `step`: cardwar/tables/kinds.py), the table moves on with it.
+ * @param {State} s
+ * @param {{counts?: unknown, step?: unknown}} m
+ * @returns {State}
+ */
+export function stepped(s, m) {
+  const counts = m.counts;
+  if (!Array.isArray(counts) || typeof m.step !== "number") return s;
+  return { ...s, pending: false, idle: null,
+    game: { ...s.game, battle: m.step, counts: counts.map(Number), flipped: [] } };
 }
 
 /**
