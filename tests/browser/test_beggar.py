@@ -28,8 +28,7 @@ def _start_against_the_computer(page, base: str, locale: str) -> None:
     form.locator('input[name="nickname"]').fill("Ann")
     form.locator('button[type="submit"]').click()
     page.wait_for_url(re.compile(rf".*/{locale}/g/[A-Za-z0-9_-]{{16}}$"))
-    page.locator("#start-game").click()
-    page.wait_for_selector("#turn:not([hidden])")
+    page.wait_for_selector("#turn:not([hidden])")  # against the computer: no lobby
 
 
 def _play_to_the_end(page) -> None:

@@ -35,7 +35,7 @@ def test_seats_are_drawn_from_the_seed_in_two_languages(browser, war_seed_server
     ctx_b, b = open_page(browser, locale="de-DE")
     try:
         url = create_game(a, war_seed_server, nickname="Ann")
-        assert "the seed draws who sits where" in a.locator("#seating-lobby").inner_text()
+        assert "who sits where is drawn by lot" in a.locator("#seating-lobby").inner_text()
         join_game(b, url, "Bob", "de")
         assert "lost der Seed aus, wer wo sitzt" in b.locator("#seating-lobby").inner_text()
         a.wait_for_function(
@@ -47,7 +47,7 @@ def test_seats_are_drawn_from_the_seed_in_two_languages(browser, war_seed_server
             assert page.locator(".tseat .tseat__name").all_inner_texts() == ["Bob", "Ann"]
         assert a.locator(".tseat--you").get_attribute("data-seat") == "1"
         assert b.locator(".tseat--you").get_attribute("data-seat") == "0"
-        assert a.locator("#seating-note").inner_text() == "Seats drawn from the seed: Bob, Ann."
+        assert a.locator("#seating-note").inner_text() == "Seats drawn by lot: Bob, Ann."
         assert b.locator("#seating-note").inner_text() == "Vom Seed ausgeloste Plätze: Bob, Ann."
         # Ann's pile is the one she flips, at her drawn seat
         a.locator("#my-pile").click()
@@ -70,9 +70,7 @@ def test_players_out_in_the_same_battle_share_a_placing(browser, stacked_server)
             form.locator(f'select[name="seat{seat}"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#start-game")
-        a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
         a.locator("#auto-flip").check()
         a.wait_for_selector("#end:not([hidden])")
         # the stacked deal: seats 2 and 3 go out in battle 1, seat 1 in battle 2
@@ -93,9 +91,7 @@ def test_italian_numbers_match_the_rules_pages(browser, stacked_server):
         form.locator('select[name="seat1"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#start-game")
-        a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
         assert a.locator("#battle-number").inner_text() == "Battaglia 1 di 1.000"
     finally:
         ctx.close()
