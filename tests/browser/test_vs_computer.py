@@ -12,7 +12,7 @@ import pytest
 
 from cardwar.settings import Settings
 
-from .helpers import open_page
+from .helpers import create_game, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -106,3 +106,32 @@ def test_a_mistyped_game_link_offers_a_new_game(browser, seeded_server):
         a.wait_for_url(re.compile(r".*/uk/(#play)?$"))
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_join_page_says_who_invites_and_a_full_lobby_asks_no_spectator_to_share(
+        browser, seeded_server, width):
+    size = {"width": width, "height": 844 if width == 390 else 900}
+    ctxs = [browser.new_context(viewport=size, locale=loc) for loc in ("en-US", "pl-PL", "pl-PL")]
+    a, b, c = (ctx.new_page() for ctx in ctxs)
+    try:
+        url = create_game(a, seeded_server, players=2, nickname="Zoë")
+        b.goto(url.replace("/en/g/", "/pl/g/"))
+        invite = b.locator("#invite")
+        assert invite.inner_text() == "Zoë zaprasza cię do partii Pokój dla 2 graczy."
+        box = invite.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size["height"]  # first screen
+        _shot(b, f"join-{width}")
+        b.locator("#nickname").fill("Bartek")
+        b.locator("form.join-form button[type=submit]").click()
+        b.wait_for_selector("#seat-list .tag")
+        c.goto(url.replace("/en/g/", "/pl/g/"))  # a visitor of the full lobby
+        c.locator("#join-full").wait_for(state="visible")
+        assert c.locator("#join-full").inner_text() == (
+            "Wszystkie miejsca są zajęte. Gdy gra się zacznie, możesz ją tu oglądać.")
+        assert c.locator("#lobby-invite").is_hidden()
+        assert c.locator("#watchers").is_hidden()  # nobody else watches: not "1 person"
+        _shot(c, f"full-lobby-spectator-{width}")
+    finally:
+        for ctx in ctxs:
+            ctx.close()
