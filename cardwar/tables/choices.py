@@ -59,6 +59,13 @@ class PlayerChoices:
         return [s for s in self._in_play() if self.record.seats[s].kind == "human"
                 and not self.record.seats[s].auto_flip]
 
+    def humans_in_play(self) -> list[int]:
+        """Seats in play whose player is a human (on auto-flip or not); whether
+        one of them is away is presence's to say."""
+        if self.record.status != "playing":
+            return []
+        return [s for s in self._in_play() if self.record.seats[s].kind == "human"]
+
     def set_pace(self, seat: int, pace: Pace) -> None:
         """Set ``seat``'s pace of automatic flips (``slow``, ``normal``, ``fast``).
 
@@ -72,23 +79,34 @@ class PlayerChoices:
         if self.record.seats[seat].pace != pace:
             self._emit(PaceSet(type="pace", seq=self._next, seat=seat, pace=pace))
 
-    def fast_forward(self, seat: int, waiting: list[int]) -> None:
-        """Play the rest of the game without waiting, for ``seat``, a player who is out.
+    def fast_forward(self, seat: int, waiting: list[int],
+                     present: list[int] | None = None) -> None:
+        """Play the rest of the game without waiting, for ``seat``: a player who
+        is out ("Skip to the result"), or one still in play with no other human
+        in play ("Finish the game": every other seat in play is a computer's or
+        its player is away).
 
         Args:
             seat: the asker.
             waiting: seats in play whose human flips by hand and is not away
-                (presence's part): there must be none.
+                (presence's part): there must be none, for a player who is out.
+            present: seats in play whose human is not away (presence's part;
+                None: every human's in play): for a player in play, none but
+                the asker's.
 
         Raises:
             TableError: ``not_seated`` (not a human's seat), ``not_playing``,
-                ``not_out`` (the asker is still in play, or a human in play
-                still flips by hand).
+                ``not_out`` (the asker is out and a human in play still flips
+                by hand), ``not_alone`` (the asker is in play and so is
+                another human who is not away).
         """
         self._human(seat)
         if self.record.status != "playing":
             raise TableError(ErrorCode.NOT_PLAYING)
-        if seat in self._in_play() or waiting:
+        if seat in self._in_play():
+            if any(s != seat for s in (self.humans_in_play() if present is None else present)):
+                raise TableError(ErrorCode.NOT_ALONE)
+        elif waiting:
             raise TableError(ErrorCode.NOT_OUT)
         if not self.skipping:
             self._emit(FastForward(type="fast_forward", seq=self._next, seat=seat))

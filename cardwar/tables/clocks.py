@@ -11,7 +11,9 @@ For each battle still to be played:
 * the game's pace is ``normal`` while a human in play flips by hand; when
   nobody in play does (everyone on auto, away, or only computers left) it is
   the fastest pace its human players chose; once a player who is out
-  fast-forwarded (``table.skipping``) there is no wait at all;
+  fast-forwarded (``table.skipping``) there is no wait at all, and a player
+  still in play who finished the game at once (no other human in play) is
+  flipped for like a computer;
 * any other human still to flip is flipped for after ``settings.flip_timeout``,
   counted only once a human is kept waiting: the idle clock of a battle starts
   at its first flip by a human (by hand or by auto-flip), never at a
@@ -134,6 +136,8 @@ class Clocks:
                 self.arm(table, seat, "auto", delay)
             elif self._is_gone(table.id, seat):
                 self.arm(table, seat, "gone", delay)
+            elif table.skipping:  # "Finish the game": the computer plays the asker's seat too
+                self.arm(table, seat, "computer", delay)
             elif (left := self.idle_left(table)) is not None:
                 self.arm(table, seat, "timer", left)
             # else: nobody is waiting yet, no idle clock (see the module docstring)

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     NOT_OVER = "not_over"
     NOT_GONE = "not_gone"
     NOT_OUT = "not_out"
+    NOT_ALONE = "not_alone"
     SEAT_TAKEN = "seat_taken"
     NAME_TAKEN = "name_taken"
     REMATCH_OFFERED = "rematch_offered"
@@ -50,6 +51,8 @@ ERROR_DOCS: dict[ErrorCode, str] = {
     ErrorCode.NOT_GONE: "that seat's player is not away",
     ErrorCode.NOT_OUT: "only a player who is out may fast-forward, and only while nobody in "
                        "play flips by hand",
+    ErrorCode.NOT_ALONE: "only a player with no other human in play (every other seat in "
+                         "play a computer's or away) may finish the game at once",
     ErrorCode.SEAT_TAKEN: "that seat is neither open nor kept for the sender",
     ErrorCode.NAME_TAKEN: "another seat has (or keeps) this nickname",
     ErrorCode.REMATCH_OFFERED: "a rematch was offered already (never sent to a page: "

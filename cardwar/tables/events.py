@@ -234,8 +234,9 @@ class PaceSet(TypedDict):
 
 
 class FastForward(TypedDict):
-    """Seat ``seat``, out of the game, fast-forwarded it to the result: nobody in
-    play flips by hand, and the battles left are played without waiting."""
+    """Seat ``seat`` fast-forwarded the game to the result: out of the game while
+    nobody in play flips by hand, or in play with no other human in play who is
+    not away ("Finish the game"); the battles left are played without waiting."""
 
     type: Literal["fast_forward"]
     seq: int

@@ -8,7 +8,11 @@ from functools import cache
 
 from cardwar.catalogs import in_every_locale
 
+#: Most visible characters (grapheme clusters: :func:`visible_length`) of a nickname.
 MAX_NICKNAME = 24
+#: Most code points of a nickname (the store's column holds 64): seven families
+#: of four (seven code points each) fit, a flood of combining marks does not.
+MAX_NICKNAME_CODE_POINTS = 64
 _BANNED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 #: Characters outside those categories that still render as nothing (fillers, blanks).
 _INVISIBLE = frozenset({
@@ -78,8 +82,32 @@ def computer_labels(
     return tuple(p.format(n=n) for p in sorted(patterns) for n in range(1, 5))
 
 
+def visible_length(text: str) -> int:
+    """How many characters ``text`` shows (grapheme clusters, Unicode UAX #29, for
+    the characters a nickname may hold): a combining mark (category M), a
+    variation selector or a skin tone belongs to the character before it, a
+    pictograph after U+200D ZERO WIDTH JOINER to the sequence it joins (the
+    family 👨‍👩‍👧‍👦 is one), and two regional indicators make one flag.
+    A browser's ``Intl.Segmenter`` counts the same (the page checks as it is typed)."""
+    count, joined, flag = 0, False, False
+    for ch in text:
+        code = ord(ch)
+        regional = 0x1F1E6 <= code <= 0x1F1FF
+        if ch == _ZWJ:
+            joined = True
+            continue
+        attached = (unicodedata.category(ch).startswith("M") or ch in _EMOJI_VS
+                    or ch in _SKIN_TONES or 0xFE00 <= code <= 0xFE0F or (regional and flag))
+        if not attached and not (joined and _pictograph(ch)):
+            count += 1
+        flag = regional and not flag
+        joined = False
+    return count
+
+
 def clean_nickname(raw: str) -> str:
-    """Return ``raw`` NFC-normalised and trimmed, 1-24 characters (code points).
+    """Return ``raw`` NFC-normalised and trimmed, 1-24 visible characters
+    (:func:`visible_length`) and at most 64 code points.
 
     Every run of whitespace (also no-break and ideographic spaces) becomes one
     space, as a browser shows it; any control,
@@ -94,14 +122,15 @@ def clean_nickname(raw: str) -> str:
     refused, compared like :func:`same_name`.
 
     Raises:
-        NicknameError: ``empty`` after trimming, ``long`` over 24 code points,
+        NicknameError: ``empty`` after trimming, ``long`` over 24 visible
+            characters or 64 code points,
             ``bad_char`` for an invisible character, ``computer`` for a
             computer seat's label.
     """
     text = _one_space(unicodedata.normalize("NFC", raw)).strip()
     if not text:
         raise NicknameError("empty")
-    if len(text) > MAX_NICKNAME:
+    if len(text) > MAX_NICKNAME_CODE_POINTS or visible_length(text) > MAX_NICKNAME:
         raise NicknameError("long")
     if any(_invisible(text, i) for i in range(len(text))):
         raise NicknameError("bad_char")

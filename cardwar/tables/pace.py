@@ -29,11 +29,14 @@ async def set_pace(service: TableService, game_id: str, seat: int, pace: Pace) -
 
 
 async def fast_forward(service: TableService, game_id: str, seat: int) -> None:
-    """``seat``, out of the game, plays the rest without waiting (:meth:`Table.fast_forward`).
+    """``seat`` plays the rest without waiting (:meth:`Table.fast_forward`): out
+    of the game, or in play with no other human in play who is not away.
 
     Raises:
-        TableError: ``no_game``, ``not_seated``, ``not_playing``, ``not_out``.
+        TableError: ``no_game``, ``not_seated``, ``not_playing``, ``not_out``,
+            ``not_alone``.
     """
     await service.apply(game_id, lambda t: t.fast_forward(
-        seat, waiting_by_hand(service, game_id, t.by_hand())))  # re-arms (:mod:`.triggers`)
+        seat, waiting_by_hand(service, game_id, t.by_hand()),
+        waiting_by_hand(service, game_id, t.humans_in_play())))  # re-arms (:mod:`.triggers`)
 

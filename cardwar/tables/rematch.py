@@ -8,7 +8,9 @@ can take it, nor that nickname, through the public join. The old game records
 the offer (a ``rematch`` event, so every browser shows it). Every other player
 of the old game joins the new game in their own old seat with the same click;
 once no seat is open or reserved any more the new game starts by itself. The
-creator may start earlier: the computer plays the seats still reserved.
+creator may start earlier: the computer plays the seats still reserved. A
+rematch against the computer only starts at once. Every player keeps their
+pace and auto-flip.
 
 One rematch per game, however often and however fast it is asked for: the
 requests of one process for one game take turns (a lock), and a new game
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import weakref
+from typing import cast
 
 from .errors import ErrorCode, TableError
+from .events import Pace
 from .secrets import hash_secret, new_secret
 from .service import TableService
 from .table import Table
@@ -52,6 +56,14 @@ async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, 
         record.variant, record.players, face_down=record.face_down, computers=computers,
         nickname=record.seats[seat].nickname or "", creator_seat=seat, reserved=reserved,
         locale=record.locale)
+
+
+def keep_choices(new: Table, old: Table, seat: int) -> None:
+    """``seat``'s pace and auto-flip in ``old`` carried over to ``new``, its rematch
+    (the seat's player is seated in ``new`` already)."""
+    rec = old.record.seats[seat]
+    new.set_pace(seat, cast(Pace, rec.pace))
+    new.set_auto(seat, rec.auto_flip)
 
 
 #: One lock per finished game being asked for a rematch (gone once nobody waits).
@@ -103,11 +115,17 @@ async def _offer_or_join(service: TableService, game_id: str, old: Table,
             if offered is None:
                 raise
         else:
+            await service.apply(new.id, lambda t: keep_choices(t, old, seat))
+            await service.start_if_alone(await service.get(new.id) or new)
             return new.id, secret
     nickname = old.record.seats[seat].nickname or ""
     secret = new_secret()
-    table, _ = await service.apply(offered,
-                                   lambda t: t.join(nickname, hash_secret(secret), seat))
+
+    def join(t: Table) -> None:
+        t.join(nickname, hash_secret(secret), seat)
+        keep_choices(t, old, seat)
+
+    table, _ = await service.apply(offered, join)
     if not table.open_seats() and not table.reserved_seats() and table.status == "lobby":
         await service.start(offered, table.creator)
     return offered, secret

@@ -290,6 +290,22 @@ class TableService:
             if rec.kind == "human" and rec.seat not in self.online(game_id):
                 self.presence.arm_gone(game_id, rec.seat)
 
+    async def start_if_alone(self, table: Table) -> bool:
+        """Start ``table`` at once when its creator is the only human and every
+        other seat is a computer's (a game against the computer needs no lobby;
+        a rematch of one neither); True when it started.
+
+        Raises:
+            TableError: ``no_game``.
+        """
+        seats = table.record.seats
+        creator = table.creator
+        if table.status != "lobby" or creator is None or any(
+                s.kind != "computer" for s in seats if s.seat != creator):
+            return False
+        await self.start(table.id, creator)
+        return True
+
     async def flip(self, game_id: str, seat: int, by: FlipBy = "player",
                    battle: int | None = None) -> bool:
         """Flip for ``seat`` (see :meth:`Table.flip`); True if it counted.

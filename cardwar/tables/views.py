@@ -13,8 +13,9 @@ the stacked hands only once the game is over, seat secrets never.
               "owed_for", "court_seat", "pile", "top", "tricks" (``battle`` counts
               cards put down)>, "id", "variant", "players",
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
-              "creator", "rematch", "rematch_by", "seating", "skipping"},
-     "seats": [{"seat", "kind", "nickname", "online", "auto_flip", "pace", "gone"}],
+              "creator", "rematch", "rematch_by", "seating", "skipping", "vs_computer"},
+     "seats": [{"seat", "kind", "nickname", "number", "online", "auto_flip", "pace",
+                "gone"}],
      "watchers": 2, "idle": 7.5 | None,
      "last": <battle or card event> | None, "result": <over event data> | None}
 
@@ -26,7 +27,10 @@ A seat's ``kind`` is ``open``, ``human``, ``computer``, ``reserved`` (in a
 rematch's lobby: kept for the former player named by ``nickname``) or ``left``
 (its player left: the computer plays it). ``game.skipping``: a player who is
 out fast-forwarded the game; ``game.peace_show``: seconds a peace is shown at
-the normal pace.
+the normal pace. ``game.vs_computer``: one human plays against computers only
+(no lobby to wait in, no reactions bar). A seat's ``number`` is its lobby seat
+plus one, kept when the seats are drawn: a computer is called "Computer
+{number}" at the table as it was in the lobby.
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ def view_message(
             msg["count"] = watchers
         return msg
     record = table.record
+    lobby = table.seating() if record.status != "lobby" else list(range(record.players))
     last = None
     if table.last_json is not None:
         last = {**table.last_json, "seq": None}
@@ -107,9 +112,11 @@ def view_message(
             "rematch_by": table.rematch_by,
             "seating": table.seating() if record.status != "lobby" else None,
             "skipping": table.skipping,
+            "vs_computer": vs_computer(table),
         },
         "seats": [
             {"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
+             "number": lobby[s.seat] + 1,
              "online": s.kind in ("computer", "left") or s.seat in online,
              "auto_flip": s.auto_flip, "pace": s.pace,
              "gone": s.kind == "human" and s.seat in gone}
@@ -120,3 +127,10 @@ def view_message(
         "last": last,
         "result": table.result() if table.status == "over" else None,
     }
+
+
+def vs_computer(table: Table) -> bool:
+    """True when exactly one seat of ``table`` is a human's and every other one a
+    computer's (or its player left): a game against the computer."""
+    kinds = [s.kind for s in table.record.seats]
+    return kinds.count("human") == 1 and all(k in ("human", "computer", "left") for k in kinds)

@@ -32,6 +32,7 @@ from .i18n import (
     negotiate,
     ngettext,
 )
+from .seats import NO_SUCH_GAME
 from .templating import TEMPLATES_DIR, commit, render
 from .variants import by_path, page_of, pages
 
@@ -286,7 +287,9 @@ def _locale_of(request: Request) -> str:
 
 def install_error_pages(app: FastAPI) -> None:
     """Serve 404s as an HTML page (English unless the path starts with a
-    known locale) with links to each language; ``/api/`` paths keep JSON."""
+    known locale) with links to each language; a game that does not exist
+    (:data:`~cardwar.web.seats.NO_SUCH_GAME`: a mistyped link) says so and
+    offers a new game; ``/api/`` paths keep JSON."""
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -301,4 +304,4 @@ def install_error_pages(app: FastAPI) -> None:
             return RedirectResponse(target, status_code=308)
         return render(
             request, "404.html", _locale_of(request), status_code=404, show_alternates=False,
-            no_preview=True)
+            no_preview=True, no_game=exc.detail == NO_SUCH_GAME)

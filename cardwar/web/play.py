@@ -117,6 +117,7 @@ async def create_game(
             public=bool(public), locale=locale)
     except (OptionError, ValueError) as exc:
         raise StarletteHTTPException(400, str(exc)) from None
+    await service(request).start_if_alone(table)  # against the computer: no lobby
     response = RedirectResponse(f"/{locale}/g/{table.id}", status_code=303)
     set_seat_cookie(response, request, table.id, secret)
     return response
@@ -181,9 +182,12 @@ async def game_page(request: Request, locale: str, game_id: str) -> Response:
         "rematch_late": rematch is not None and rematch.status != "lobby"
         and seat_of(rematch, request.cookies) is None,
     }
+    creator = table.creator
+    inviter = table.record.seats[creator].nickname if creator is not None else None
     response = render(
         request, "play/game.html", locale, page=page_of(table.variant),
         table=table, seat=seat, can_join=can_join, default_nickname=default_nickname,
+        inviter=inviter,
         link=link, variant=table.variant, active=table.variant.name,
         page_strings=client_strings(locale, table.variant.name),
         page_config=config,

@@ -13,7 +13,9 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
   for a player who is gone.
 * ``{"type": "pace", "pace": "fast"}`` - one's pace of automatic flips
   (``slow``, ``normal``, ``fast``).
-* ``{"type": "skip"}`` - a player who is out fast-forwards to the result.
+* ``{"type": "skip"}`` - fast-forward to the result: a player who is out
+  ("Skip to the result"), or one in play with no other human in play who is
+  not away ("Finish the game").
 * ``{"type": "leave"}`` - leave the table: the computer plays the seat.
 * ``{"type": "react", "key": "gg"}`` - show a preset reaction to the table
   (``key``: one of :data:`cardwar.tables.events.REACTIONS`; players and
@@ -90,7 +92,9 @@ class SetPace(_Message):
 
 
 class Skip(_Message):
-    """Fast-forward to the result (a player who is out, while nobody in play flips by hand)."""
+    """Fast-forward to the result: a player who is out, while nobody in play flips
+    by hand; or a player in play whose every other seat in play is a computer's
+    or away (``not_alone`` otherwise)."""
 
     type: Literal["skip"]
 

@@ -31,6 +31,7 @@ from cardwar.tables.replay import game_record, game_record_text, start_counts
 from .guard import guard
 from .previews import game_preview
 from .seats import (
+    NO_SUCH_GAME,
     check_locale,
     forbidden,
     live_table,
@@ -47,7 +48,8 @@ router = APIRouter()
 
 
 def _not_found() -> StarletteHTTPException:
-    return StarletteHTTPException(404)
+    """The same 404 as a game that does not exist (nobody learns that it does)."""
+    return StarletteHTTPException(404, NO_SUCH_GAME)
 
 
 async def _table(request: Request, locale: str | None, game_id: str) -> Table:
@@ -124,9 +126,11 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
     if table.status != "over":
         raise _not_found()
     record = game_record(table)
+    lobby = table.seating()  # a computer keeps the number of its lobby seat
     names = []
     for s in table.record.seats:
-        names.append({"seat": s.seat, "kind": s.kind, "nickname": s.nickname})
+        names.append({"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
+                      "number": lobby[s.seat] + 1})
     turns = table.variant.play == "turns"
     data = {"record": record, "seats": names, "tie_word": table.variant.tie_word, "turns": turns,
             "start_counts": start_counts(table),

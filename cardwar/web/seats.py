@@ -8,7 +8,8 @@
   ``Sec-Fetch-Site: same-origin``).
 * :func:`service` is the table service of the app serving a request;
   :func:`live_table` the game a request is about: 404 for an unknown id,
-  410 ("this game has expired") for a lobby past its time or a removed game.
+  410 ("this game has expired") for a lobby past its time or a removed game
+  (404 with :data:`NO_SUCH_GAME`: "this game does not exist", a new one offered).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from cardwar.tables import Table, TableService, hash_secret
 from .i18n import LOCALES
 
 COOKIE_MAX_AGE = 60 * 60 * 24 * 60  # 60 days
+#: The detail of the 404 of a game that does not exist (its page says so, and
+#: offers a new game: :func:`cardwar.web.pages.install_error_pages`).
+NO_SUCH_GAME = "no such game"
 
 
 def service(request: Request | WebSocket) -> TableService:
@@ -49,7 +53,7 @@ async def live_table(conn: HTTPConnection, game_id: str) -> Table:
         return table
     if table is not None or await tables.store.was_expired(game_id):
         raise StarletteHTTPException(410, "this game has expired")
-    raise StarletteHTTPException(404)
+    raise StarletteHTTPException(404, NO_SUCH_GAME)
 
 
 def cookie_name(game_id: str) -> str:

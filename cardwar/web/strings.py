@@ -243,6 +243,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
                 "not_gone": _("That player is not away."),
                 "not_out": _("Only a player who is out can skip to the result, and only "
                              "while nobody in play flips by hand."),
+                "not_alone": _("The game can be finished at once only when no other "
+                               "player is at the table."),
                 "not_over": _("The game is not over yet."),
                 "seat_taken": _("That seat is already taken."),
                 "no_seat": _("Every seat is taken."),
@@ -282,14 +284,18 @@ def _table_strings(locale: str) -> dict[str, Any]:
     _ = i18n.gettext
     return {
         "number": i18n.number_words(locale),
-        "seating_lobby": _("When the game starts, the seed draws who sits where: the seats do "
+        "seating_lobby": _("When the game starts, who sits where is drawn by lot: the seats do "
                            "not win equally often, so nobody chooses one."),
         # TRANSLATORS: {names} lists the players in the order of their seats at the table
-        "seating_note": _("Seats drawn from the seed: {names}."),
+        "seating_note": _("Seats drawn by lot: {names}."),
         "pace": _("Pace of automatic flips"),
         # TRANSLATORS: a pace of play (automatic flips)
         "paces": {"slow": _("slow"), "normal": _("normal"), "fast": _("fast")},
         "skip": _("Skip to the result"),
+        # TRANSLATORS: a button: play the rest of a game against the computer at once
+        "finish": _("Finish the game"),
+        # TRANSLATORS: after "Every seat is taken." to a visitor of a full lobby
+        "watch_soon": _("You can watch the game here once it starts."),
         "skipping": _("Skipping to the result…"),
         "away_you": _("You did not flip for several battles: the computer plays for you. "
                       "Flip to take your seat back."),

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 import cardwar
-from cardwar.tables.nicknames import MAX_NICKNAME
+from cardwar.tables.nicknames import MAX_NICKNAME, MAX_NICKNAME_CODE_POINTS
 
 from . import i18n
 from .variants import pages
@@ -194,10 +194,11 @@ def render(
             "variant_pages": pages(),
             "site_url": str(request.base_url).rstrip("/"),
             "og_locale": OG_LOCALES.get(locale, "en_US"),
-            # nickname fields: the server counts code points, maxlength counts UTF-16
-            # units (two for an emoji): the pattern (matched per code point) decides
-            "nickname_units": 2 * MAX_NICKNAME,
-            "nickname_pattern": f".{{1,{MAX_NICKNAME}}}",
+            # nickname fields: the server counts visible characters (and at most 64
+            # code points); maxlength counts UTF-16 units (two for an emoji), so it
+            # only bounds the code points; site.js counts what the field shows
+            "nickname_units": 2 * MAX_NICKNAME_CODE_POINTS,
+            "nickname_visible": MAX_NICKNAME,
         }
         values.update(context)
         html = env.get_template(template_name).render(values)

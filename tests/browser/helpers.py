@@ -48,7 +48,8 @@ def create_game(page, base: str, variant: str = "peace", players: int = 2,
     form.locator('input[name="nickname"]').fill(nickname)
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r".*/en/g/[A-Za-z0-9_-]{16}$"))
-    page.wait_for_selector("#seat-list li")
+    # the lobby's seats; against the computer only the game starts at once: the table
+    page.wait_for_selector("#seat-list li, #table:not([hidden]) #seats > *")
     return page.url
 
 

@@ -39,7 +39,8 @@ def test_the_join_form_hides_when_the_last_seat_is_taken(browser, server):
         join_game(d, url, "Dee")  # the last open seat
         _seat_shows(c, 2, "Dee")
         form.wait_for(state="hidden")
-        assert full.inner_text() == "Every seat is taken."
+        assert full.inner_text() == ("Every seat is taken. "
+                                     "You can watch the game here once it starts.")
         assert full.is_visible()
         assert c.locator("#announce").inner_text() == "Every seat is taken."
 
@@ -64,17 +65,24 @@ def test_the_join_form_hides_when_the_last_seat_is_taken(browser, server):
 
 def test_a_visitor_of_a_full_lobby_is_told_every_seat_is_taken(browser, server):
     (ctx_a, a), (ctx_c, c) = open_page(browser, locale="de-DE"), open_page(browser, locale="de-DE")
+    ctx_b, b = open_page(browser)
     try:
-        url = create_game(a, server, players=2, seats={1: "computer"})
+        url = create_game(a, server, players=2)
+        join_game(b, url, "Bob")
         c.goto(url.replace("/en/", "/de/"))
         full = c.locator("#join-full")
         full.wait_for(state="visible")
-        assert full.inner_text() == "Alle Plätze sind besetzt."
+        assert full.inner_text() == ("Alle Plätze sind besetzt. "
+                                     "Sobald die Partie beginnt, können Sie hier zuschauen.")
         assert full.get_attribute("role") is None  # information, not an error
         assert c.locator("form.join-form").count() == 0
+        # nobody is left to invite: a spectator is not asked to share the link
+        assert c.locator("#lobby-invite").is_hidden() and c.locator("#share-link").is_hidden()
+        assert a.locator("#lobby-invite").is_visible()  # the players still may
         a.locator("#start-game").click()
         full.wait_for(state="hidden")  # a started game: just "you are watching"
         assert c.locator("#watching-note").is_visible()
     finally:
         ctx_a.close()
+        ctx_b.close()
         ctx_c.close()

@@ -24,8 +24,7 @@ def server(server_factory, tmp_path_factory) -> str:
 def test_a_real_click_on_the_pile_flips_right_after_the_pot_slides(browser, server, width):
     ctx, a = open_page(browser, width=width)
     try:
-        create_game(a, server, seats={1: "computer"})
-        a.locator("#start-game").click()
+        create_game(a, server, seats={1: "computer"})  # no lobby: it starts at once
         a.wait_for_selector("#my-pile")
         # plural-aware: "60 seconds" (and "1 second" in the singular)
         assert "you have 60 seconds before" in a.locator("#flip-help").inner_text()

@@ -9,6 +9,8 @@ import re
 import pytest
 
 from cardwar.settings import Settings
+from cardwar.tables.nicknames import visible_length
+from cardwar.web.strings import nickname_error
 
 from .helpers import create_game, join_game, open_page, start_play_server
 
@@ -30,14 +32,14 @@ def war_seed_server(server_factory, tmp_path_factory) -> str:
                                    flip_timeout=60.0, computer_delay=0.2))
 
 
-def test_seats_are_drawn_from_the_seed_in_two_languages(browser, war_seed_server):
+def test_seats_are_drawn_by_lot_in_two_languages(browser, war_seed_server):
     ctx_a, a = open_page(browser)
     ctx_b, b = open_page(browser, locale="de-DE")
     try:
         url = create_game(a, war_seed_server, nickname="Ann")
-        assert "the seed draws who sits where" in a.locator("#seating-lobby").inner_text()
+        assert "who sits where is drawn by lot" in a.locator("#seating-lobby").inner_text()
         join_game(b, url, "Bob", "de")
-        assert "lost der Seed aus, wer wo sitzt" in b.locator("#seating-lobby").inner_text()
+        assert "wird ausgelost, wer wo sitzt" in b.locator("#seating-lobby").inner_text()
         a.wait_for_function(
             "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
         a.locator("#start-game").click()
@@ -47,8 +49,8 @@ def test_seats_are_drawn_from_the_seed_in_two_languages(browser, war_seed_server
             assert page.locator(".tseat .tseat__name").all_inner_texts() == ["Bob", "Ann"]
         assert a.locator(".tseat--you").get_attribute("data-seat") == "1"
         assert b.locator(".tseat--you").get_attribute("data-seat") == "0"
-        assert a.locator("#seating-note").inner_text() == "Seats drawn from the seed: Bob, Ann."
-        assert b.locator("#seating-note").inner_text() == "Vom Seed ausgeloste Plätze: Bob, Ann."
+        assert a.locator("#seating-note").inner_text() == "Seats drawn by lot: Bob, Ann."
+        assert b.locator("#seating-note").inner_text() == "Ausgeloste Plätze: Bob, Ann."
         # Ann's pile is the one she flips, at her drawn seat
         a.locator("#my-pile").click()
         b.wait_for_selector(".tseat[data-seat='1'] .tseat__state--ready")
@@ -70,9 +72,7 @@ def test_players_out_in_the_same_battle_share_a_placing(browser, stacked_server)
             form.locator(f'select[name="seat{seat}"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#start-game")
-        a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
         a.locator("#auto-flip").check()
         a.wait_for_selector("#end:not([hidden])")
         # the stacked deal: seats 2 and 3 go out in battle 1, seat 1 in battle 2
@@ -93,9 +93,7 @@ def test_italian_numbers_match_the_rules_pages(browser, stacked_server):
         form.locator('select[name="seat1"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#start-game")
-        a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
+        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
         assert a.locator("#battle-number").inner_text() == "Battaglia 1 di 1.000"
     finally:
         ctx.close()
@@ -118,11 +116,14 @@ def test_a_nickname_of_24_code_points_is_typed_whole(browser, stacked_server, ni
         b.locator(".join-form button[type='submit']").click()
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
         assert b.locator("#seat-list li[data-seat='1'] .seat-list__name").inner_text() == nickname
-        # one more code point is refused by the browser itself, before any request
+        # one more visible character is refused by the page itself, before any request,
+        # with the translated reason
         b2 = ctx_b.new_page()
         b2.goto(create_game(a, stacked_server, nickname="Ann").replace("/en/g/", f"/{lang}/g/"))
-        b2.locator("#nickname").fill(nickname + "x" * (25 - len(nickname)))  # 25 code points
-        assert b2.locator("#nickname").evaluate("i => i.validity.patternMismatch") is True
+        b2.locator("#nickname").fill(nickname + "x" * (25 - visible_length(nickname)))
+        assert b2.locator("#nickname").evaluate("i => i.validity.customError") is True
+        assert b2.locator("#nickname").evaluate("i => i.validationMessage") == \
+            nickname_error(lang)
     finally:
         ctx_a.close()
         ctx_b.close()

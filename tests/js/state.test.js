@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  canFlip, canLeave, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
+  canFinish, canFlip, canLeave, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
   reduce,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
@@ -77,7 +77,7 @@ describe("state: lobby messages", () => {
   it("joined: a human takes an open seat, offline until a presence says otherwise", () => {
     const s = apply(lobby(), { type: "joined", seq: 5, seat: 1, kind: "human", nickname: "Bob" });
     assert.deepEqual(s.seats[1], { seat: 1, kind: "human", nickname: "Bob", online: false,
-      auto_flip: false, gone: false });
+      auto_flip: false, gone: false, number: 2 });
     assert.equal(s.seq, 5);
     assert.equal(s.game.creator, 0);  // no creator in the event: unchanged
   });
@@ -508,6 +508,38 @@ describe("state: pace, fast-forward and leaving", () => {
     assert.equal(skipping.game.skipping, true);
     assert.equal(canSkip(skipping), false);  // once only
     assert.equal(canSkip(playing({ game: { in_play: [true, false] } })), false);  // in play
+  });
+
+  it("a player in play may finish the game while every other seat in play is a computer or away", () => {
+    const computer = { seat: 1, kind: /** @type {const} */ ("computer"), nickname: null,
+      online: true, auto_flip: false, gone: false };
+    const ann = { seat: 0, kind: /** @type {const} */ ("human"), nickname: "Ann", online: true,
+      auto_flip: false, gone: false };
+    const alone = playing({ seats: [ann, computer] });
+    assert.equal(canFinish(alone), true);
+    assert.equal(canSkip(alone), false);  // in play: "Finish the game", not "Skip"
+    assert.equal(canFinish(playing()), false);  // Bob is at the table
+    const bobOnAuto = apply(playing(), { type: "auto_flip", seq: 5, seat: 1, on: true });
+    assert.equal(canFinish(bobOnAuto), false);  // on auto-flip, still there
+    const bobAway = apply(playing(), { type: "gone", seq: null, seat: 1, gone: true });
+    assert.equal(canFinish(bobAway), true);
+    const bobLeft = apply(playing(), { type: "left", seq: 5, seat: 1, creator: 0 });
+    assert.equal(canFinish(bobLeft), true);  // the computer plays his seat now
+    const bobOut = playing({ game: { in_play: [true, false] } });
+    assert.equal(canFinish(bobOut), true);
+    assert.equal(canFinish(playing({ you: null, seats: [ann, computer] })), false);  // watching
+    const once = apply(alone, { type: "fast_forward", seq: 5, seat: 0 });
+    assert.equal(canFinish(once), false);
+    assert.equal(canFinish(playing({ seats: [ann, computer], game: { status: "lobby" } })), false);
+  });
+
+  it("a computer keeps its lobby number when the seats are drawn", () => {
+    const s = apply(lobby(), { type: "joined", seq: 5, seat: 1, kind: "computer", nickname: null });
+    assert.equal(s.seats[1].number, 2);
+    const drawn = apply(s, { type: "started", seq: 6, counts: [26, 26], seating: [1, 0] });
+    assert.deepEqual(drawn.seats.map((x) => [x.seat, x.kind, x.nickname]),
+      [[0, "computer", null], [1, "human", "Ann"]]);
+    assert.equal(drawn.seats[0].number, 2);  // "Computer 2" at table seat 0, as in the lobby
   });
 
   it("while the end is kept behind the last peace nothing may be flipped", () => {

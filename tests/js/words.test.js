@@ -71,6 +71,17 @@ describe("words", () => {
     assert.equal(w.cardName("TD"), "ten of diamonds");
   });
 
+  it("names a computer by its lobby seat once the seats are drawn", () => {
+    const w = makeWords(EN, "en");
+    /** @type {import("../../cardwar/web/static/play/messages.js").Seat[]} */
+    const drawn = [
+      { seat: 0, number: 3, kind: "computer", nickname: null, online: true, auto_flip: false },
+      { seat: 1, number: 1, kind: "human", nickname: "Ann", online: true, auto_flip: false },
+      { seat: 2, number: 2, kind: "computer", nickname: null, online: true, auto_flip: false },
+    ];
+    assert.deepEqual([0, 1, 2].map((s) => w.seatName(drawn, s)), ["Computer 3", "Ann", "Computer 2"]);
+  });
+
   it("the battle number: the coming one, of the limit, in the locale's digits", () => {
     /** @type {import("../../cardwar/web/static/play/messages.js").Game} */
     const g = { players: 2, battle: 3, counts: [26, 26], in_play: [true, true],

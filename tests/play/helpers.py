@@ -49,6 +49,17 @@ def join(c: TestClient, gid: str, nickname: str) -> str:
     return secret
 
 
+def rematch(c: TestClient, gid: str, secret: str) -> tuple[str, str]:
+    """The former player of ``secret`` clicks the rematch button: (new game, new secret)."""
+    r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: secret}, ORIGIN),
+               follow_redirects=False)
+    assert r.status_code == 303 and "error" not in r.headers["location"], r.headers
+    new = r.headers["location"].rsplit("/", 1)[1]
+    secret = r.cookies[f"cw_{new}"]
+    c.cookies.clear()
+    return new, secret
+
+
 def seat_headers(seats: dict[str, str], base: dict[str, str] | None = None) -> dict[str, str]:
     """The headers of a request from a browser holding these seats (game id ->
     secret): ``base`` (e.g. :data:`ORIGIN`) and the seat cookies in a Cookie

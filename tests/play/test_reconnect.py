@@ -87,11 +87,9 @@ def test_too_many_missed_events_get_a_full_state(seeded, monkeypatch):
     from cardwar.web import socket
 
     monkeypatch.setattr(socket, "MAX_REPLAY", 2)
-    gid, s0 = create(seeded, seat1="computer")
+    gid, s0 = create(seeded, seat1="computer")  # against the computer: started at once
     with ws(seeded, gid, s0) as sock:
         sock.receive_json()
-        sock.send_json({"type": "start"})
-        until(sock, "started")
         sock.send_json({"type": "flip"})
         until(sock, "battle")
     with ws(seeded, gid, s0, "?since=0") as sock:

@@ -9,7 +9,17 @@ import pytest
 
 from cardwar.tables import hash_secret
 
-from .helpers import ORIGIN, create, finish, join, make_client, seat_headers, until, ws
+from .helpers import (
+    ORIGIN,
+    create,
+    finish,
+    join,
+    make_client,
+    rematch,
+    seat_headers,
+    until,
+    ws,
+)
 
 
 @pytest.fixture
@@ -17,17 +27,6 @@ def stacked(tmp_path):
     """A client dealing the short stacked deck (games end in two battles)."""
     with make_client(tmp_path) as c:
         yield c
-
-
-def _rematch(c, gid: str, secret: str) -> tuple[str, str]:
-    """The former player of ``secret`` clicks the rematch button: (new game, new secret)."""
-    r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: secret}, ORIGIN),
-               follow_redirects=False)
-    assert r.status_code == 303 and "error" not in r.headers["location"], r.headers
-    new = r.headers["location"].rsplit("/", 1)[1]
-    secret = r.cookies[f"cw_{new}"]
-    c.cookies.clear()
-    return new, secret
 
 
 def _strings(page: str) -> dict:
@@ -58,7 +57,7 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
         for sock in (w0, w1, w2):
             sock.receive_json()
         finish([w0, w1, w2])
-        new, a0 = _rematch(c, gid, s0)  # Ann offers
+        new, a0 = rematch(c, gid, s0)  # Ann offers
         assert until(w1, "rematch")["game"] == new
     table = c.app.state.tables.cache.get(new)
     assert [(s.kind, s.nickname) for s in table.record.seats] == [
@@ -85,7 +84,7 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
         with ws(c, new, b1) as bob:
             assert bob.receive_json()["you"] == 1
         # Cy comes too: every seat is taken, the rematch starts by itself
-        assert _rematch(c, gid, s2)[0] == new
+        assert rematch(c, gid, s2)[0] == new
         until(spectator, "started")
     assert [(s.kind, s.nickname) for s in table.record.seats] == [
         ("human", "Ann"), ("human", "Bob"), ("human", "Cy")]
@@ -100,7 +99,7 @@ def test_the_creator_may_start_before_everyone_came(stacked):
         w0.receive_json()
         w1.receive_json()
         finish([w0, w1])
-    new, a0 = _rematch(c, gid, s0)
+    new, a0 = rematch(c, gid, s0)
     page = c.get(f"/en/g/{new}", headers=seat_headers({new: a0}))
     assert _strings(page.text)["reserved_seat"] == "Kept for {name}"
     c.cookies.clear()

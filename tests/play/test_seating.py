@@ -57,10 +57,8 @@ def test_the_seed_draws_the_seats_and_every_socket_follows_its_player(war_seed):
 def test_the_replay_command_reproduces_the_seated_game(war_seed, capsys):
     c = war_seed
     gid, s0 = create(c, seat1="computer")
-    with ws(c, gid, s0) as ann:
-        ann.receive_json()
-        ann.send_json({"type": "start"})
-        assert until(ann, "started")["seating"] == [1, 0]  # the computer plays seat 0
+    with ws(c, gid, s0) as ann:  # against the computer: started at once
+        assert ann.receive_json()["game"]["seating"] == [1, 0]  # the computer plays seat 0
         ann.send_json({"type": "auto", "on": True})
         over = until(ann, "over", seconds=60.0)
     argv = shlex.split(over["command"])
@@ -76,9 +74,8 @@ def test_the_replay_command_reproduces_the_seated_game(war_seed, capsys):
 def test_a_rematch_is_seated_by_its_own_seed(tmp_path):
     with make_client(tmp_path) as c:  # stacked: the lobby's order, quick games
         gid, s0 = create(c, seat1="computer")
-        with ws(c, gid, s0) as ann:
+        with ws(c, gid, s0) as ann:  # against the computer: started at once
             ann.receive_json()
-            ann.send_json({"type": "start"})
             ann.send_json({"type": "auto", "on": True})
             until(ann, "over")
         c.app.state.tables.settings.testing_stacked_deck = False
@@ -88,9 +85,6 @@ def test_a_rematch_is_seated_by_its_own_seed(tmp_path):
         new = r.headers["location"].rsplit("/", 1)[1]
         secret = r.cookies[f"cw_{new}"]
         c.cookies.clear()
-        with ws(c, new, secret) as ann:
-            assert ann.receive_json()["you"] == 0
-            ann.send_json({"type": "start"})
-            assert until(ann, "started")["seating"] == seating("war", 2)
-        with ws(c, new, secret) as ann:
-            assert ann.receive_json()["you"] == 1
+        with ws(c, new, secret) as ann:  # the rematch too: started at once, by its seed
+            first = ann.receive_json()
+            assert first["game"]["seating"] == seating("war", 2) and first["you"] == 1

@@ -182,11 +182,9 @@ def test_invalid_messages_get_an_error_frame_and_change_nothing(client):
 
 def test_flips_are_rate_limited_per_connection(tmp_path):
     with make_client(tmp_path, testing_stacked_deck=False) as c:
-        gid, s0 = create(c, seat1="computer")
+        gid, s0 = create(c, seat1="computer")  # against the computer: started at once
         with ws(c, gid, s0) as sock:
-            sock.receive_json()
-            sock.send_json({"type": "start"})
-            until(sock, "started")
+            assert sock.receive_json()["game"]["status"] == "playing"
             for _ in range(20):
                 sock.send_json({"type": "flip"})
             seen: list = []

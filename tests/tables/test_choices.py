@@ -62,8 +62,8 @@ def test_only_a_player_who_is_out_fast_forwards_and_only_if_nobody_flips_by_hand
             t.flip(s)  # battle 1: seats 2 and 3 go out (the stacked deal)
     assert 3 not in t.game.in_play() and t.status == "playing"
     t.take_outbox()
-    with pytest.raises(TableError, match="not_out"):
-        t.fast_forward(0, [])  # still in play
+    with pytest.raises(TableError, match="not_alone"):
+        t.fast_forward(0, [])  # still in play, and so is Bo
     with pytest.raises(TableError, match="not_out"):
         t.fast_forward(2, t.by_hand())  # Ann and Bo flip by hand
     t.set_auto(0, True)
@@ -211,8 +211,8 @@ async def test_beggar_follows_the_players_paces(tmp_path):
     assert service.clocks.wait(table) == pytest.approx(0.8 * PACE_DELAY["fast"])  # the fastest
     await set_pace(service, table.id, ann, "slow")
     assert service.clocks.wait(table) == pytest.approx(0.8 * PACE_DELAY["slow"])
-    for seat in (ann, bo):
-        with pytest.raises(TableError, match="not_out"):
+    for seat in (ann, bo):  # both in play, both here
+        with pytest.raises(TableError, match="not_alone"):
             await fast_forward(service, table.id, seat)
     await _close(service)
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from cardwar.tables import MAX_NICKNAME, NicknameError, clean_nickname
-from cardwar.tables.nicknames import computer_labels, same_name
+from cardwar.tables.nicknames import (
+    MAX_NICKNAME_CODE_POINTS,
+    computer_labels,
+    same_name,
+    visible_length,
+)
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one visible emoji
 RAINBOW_FLAG = "\U0001f3f3\ufe0f\u200d\U0001f308"
@@ -45,13 +50,30 @@ def test_invisible_characters_outside_emoji_are_refused(raw):
     assert err.value.code == "bad_char"
 
 
-def test_the_limit_counts_code_points_and_leaves_room_for_emoji():
+def test_the_limit_counts_visible_characters_and_bounds_code_points():
     assert len(FAMILY) == 7 and len(RAINBOW_FLAG) == 4
-    assert clean_nickname(FAMILY + " " + "x" * 16) == FAMILY + " " + "x" * 16  # 24
-    assert clean_nickname(RAINBOW_FLAG * 6) == RAINBOW_FLAG * 6  # 24
-    with pytest.raises(NicknameError) as err:
-        clean_nickname(FAMILY + " " + "x" * 17)  # 25
-    assert err.value.code == "long" and MAX_NICKNAME == 24
+    assert visible_length(FAMILY) == visible_length(RAINBOW_FLAG) == 1
+    assert clean_nickname(FAMILY * 7) == FAMILY * 7  # seven visible characters, 49 code points
+    assert clean_nickname(FAMILY + " " + "x" * 22) == FAMILY + " " + "x" * 22  # 24 shown
+    assert clean_nickname(RAINBOW_FLAG * 16) == RAINBOW_FLAG * 16  # 16 shown, 64 code points
+    for long in (FAMILY + " " + "x" * 23,  # 25 shown
+                 "x" * 25, RAINBOW_FLAG * 17):  # 17 shown but 68 code points: over 64
+        with pytest.raises(NicknameError) as err:
+            clean_nickname(long)
+        assert err.value.code == "long"
+    assert MAX_NICKNAME == 24 and MAX_NICKNAME_CODE_POINTS == 64
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Zoë", 3), ("Zoe\u0308", 3),  # a combining diaeresis belongs to its letter
+    ("\U0001F1EE\U0001F1F9\U0001F1F5\U0001F1F1", 2),  # two flags: four regional indicators
+    ("\U0001F44D\U0001F3FD", 1),  # thumbs up with a skin tone
+    ("1\ufe0f\u20e3", 1),  # keycap one
+    ("\u2764\ufe0f x", 3),  # a heart with its emoji selector, a space, a letter
+    ("\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466 Ann", 5),
+])
+def test_visible_length_counts_what_a_browser_shows(text, shown):
+    assert visible_length(text) == shown
 
 
 def test_computer_labels_of_every_language_are_refused():

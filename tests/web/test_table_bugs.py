@@ -4,6 +4,7 @@ nickname fields and the seating on the rules pages."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from decimal import Decimal
@@ -12,6 +13,7 @@ import pytest
 
 from cardwar.web import stats
 from cardwar.web.i18n import LOCALES, format_number, format_percent, number_words
+from cardwar.web.strings import nickname_error
 
 
 def test_a_nul_in_the_path_never_reaches_the_language_links(client):
@@ -68,10 +70,19 @@ def test_the_game_page_writes_numbers_with_the_rules_pages_cldr_data(client, loc
     assert digits == format_number(1000, locale)
 
 
-def test_nickname_fields_count_code_points_not_utf16_units(client):
-    for page in (client.get("/en/peace").text, client.get(f"/en/g/{_game(client)}").text):
-        field = re.search(r'<input id="(?:start-)?nickname"[^>]*>', page)[0]
-        assert 'maxlength="48"' in field and 'pattern=".{1,24}"' in field
+def test_nickname_fields_count_visible_characters_with_a_translated_message(client):
+    """No ``pattern`` (its message is the browser's generic "Please match the
+    requested format"): site.js counts what the field shows, 24 at most, and
+    says the translated reason; maxlength only bounds the 64 code points."""
+    for locale in ("en", "pl"):
+        for page in (client.get(f"/{locale}/peace").text,
+                     client.get(f"/{locale}/g/{_game(client, locale)}").text):
+            field = re.search(r'<input id="(?:start-)?nickname"[^>]*>', page)[0]
+            assert "pattern=" not in field and 'maxlength="128"' in field
+            assert 'data-max-visible="24"' in field
+            said = re.search(r'data-too-long="([^"]+)"', field)[1]
+            assert said == html.escape(nickname_error(locale), quote=True)
+    assert nickname_error("pl") != nickname_error("en")  # translated
 
 
 @pytest.mark.parametrize("locale", LOCALES)

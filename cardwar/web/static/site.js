@@ -1,6 +1,6 @@
 // Every page: the service worker (install as an app, the offline page), the
-// offline page's retry, and the language menu closing on Escape or on a click
-// outside it. No inline script.
+// offline page's retry, nickname fields counting visible characters, and the
+// language menu closing on Escape or on a click outside it. No inline script.
 (function () {
   "use strict";
   if ("serviceWorker" in navigator) {
@@ -12,6 +12,16 @@
     retry.addEventListener("click", again);
     window.addEventListener("online", again);
   }
+  // nicknames: visible characters counted (as nicknames.visible_length)
+  var seg = window.Intl && Intl.Segmenter && new Intl.Segmenter();
+  document.querySelectorAll("input[data-max-visible]").forEach(function (f) {
+    var check = function () {
+      var t = f.value.trim(), n = Array.from(seg ? seg.segment(t) : t).length;
+      f.setCustomValidity(n > f.dataset.maxVisible ? f.dataset.tooLong : "");
+    };
+    f.addEventListener("input", check);
+    check();
+  });
   var menu = document.querySelector("details.lang");
   if (!menu) return;
   document.addEventListener("keydown", function (event) {

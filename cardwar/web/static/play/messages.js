@@ -18,6 +18,8 @@ export {};
  * @property {number} seat
  * @property {SeatKind} kind  `reserved`: a rematch seat kept for `nickname`
  * @property {string | null} nickname
+ * @property {number} [number]  the lobby seat plus one, kept when the seats are drawn
+ *   ("Computer {number}" at the table as in the lobby)
  * @property {boolean} online  at least one open connection (a computer always is)
  * @property {boolean} auto_flip
  * @property {Pace} [pace]  the player's pace of automatic flips (normal if missing)
@@ -71,7 +73,9 @@ export {};
  * @property {string | null} rematch  the rematch's game id, once offered
  * @property {number | null} rematch_by  the seat that offered it
  * @property {string} [commitment]
- * @property {boolean} [skipping]  a player who is out fast-forwarded the game
+ * @property {boolean} [skipping]  a player fast-forwarded the game (out, or alone with
+ *   computers: "Finish the game")
+ * @property {boolean} [vs_computer]  one human against computers only (no reactions)
  * @property {number[] | null} [seating]  who sits where, drawn from the seed at the start
  *   (RULES.md 9): item t is the lobby seat of the player at table seat t; null in the lobby
  * @property {number | null} [to_move]  in turns (Beggar-my-neighbour): the seat to put

@@ -8,7 +8,8 @@
 import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./cards.js";
 import { renderEnd, renderRematch } from "./end.js";
 import {
-  acts, canFlip, canLeave, canSkip, canTakeBack, idleLeft, idleSeats, isCreator, reactionsOf,
+  acts, canFinish, canFlip, canLeave, canSkip, canTakeBack, idleLeft, idleSeats, isCreator,
+  reactionsOf,
 } from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
 
@@ -123,13 +124,26 @@ export function renderJoin(v, state) {
   const full = state.you === null && !open && (g.status === "lobby" || v.ui.refused);
   let note = document.getElementById("join-full");
   if (full && !note) {
-    note = el("p", "join-full" + (v.ui.refused ? " form-error" : ""), S.errors.no_seat);
+    note = el("p", "join-full" + (v.ui.refused ? " form-error" : ""), "");
     note.id = "join-full";
     if (v.ui.refused) note.setAttribute("role", "alert");
     const lobby = byId("lobby");
     lobby.parentNode?.insertBefore(note, lobby);  // where the form was
   }
   if (note) note.hidden = !full;
+  if (note && full) note.textContent = fullLobbyWords(S, g.status === "lobby" && !v.ui.refused);
+  // nobody is left to invite: a spectator of a full lobby is not asked to share the link
+  byId("lobby-invite").hidden = state.you === null && !open && g.status === "lobby";
+}
+
+/**
+ * What a visitor who found every seat taken reads: in the lobby, that they can
+ * watch once the game starts; after a refused join, only that the seats are taken.
+ * @param {import("./words.js").Strings} S
+ * @param {boolean} watching
+ */
+function fullLobbyWords(S, watching) {
+  return watching ? `${S.errors.no_seat} ${S.watch_soon}` : S.errors.no_seat;
 }
 
 // -- lobby ----------------------------------------------------------------------
@@ -292,12 +306,26 @@ function renderChoices(v, state) {
   byId("pace-area").hidden = !seated;
   const pace = /** @type {HTMLSelectElement} */ (byId("pace"));
   if (me && document.activeElement !== pace) pace.value = me.pace || "normal";
-  byId("skip-area").hidden = !(canSkip(state) || (seated && g.skipping));
-  /** @type {HTMLButtonElement} */ (byId("skip")).disabled = Boolean(g.skipping);
+  renderSkip(S, state, seated);
   byId("skip-note").textContent = g.skipping && seated ? S.skipping : "";
   const away = Boolean(seated && me && me.gone && g.in_play[/** @type {number} */ (state.you)]);
   byId("away-note").hidden = !away;
   byId("away-note").textContent = away ? S.away_you : "";
+}
+
+/**
+ * The button that fast-forwards to the result: "Skip to the result" once out,
+ * "Finish the game" while in play with no other human in play (both send `skip`).
+ * @param {import("./words.js").Strings} S
+ * @param {State} state
+ * @param {boolean} seated
+ */
+function renderSkip(S, state, seated) {
+  const finish = canFinish(state);
+  byId("skip-area").hidden = !(canSkip(state) || finish || (seated && state.game.skipping));
+  const button = /** @type {HTMLButtonElement} */ (byId("skip"));
+  button.disabled = Boolean(state.game.skipping);
+  if (!state.game.skipping) button.textContent = finish ? S.finish : S.skip;
 }
 
 /**
@@ -400,7 +428,8 @@ export function renderIdle(v, state, now) {
  */
 export function renderWatchers(v, state) {
   const box = byId("watchers");
-  const n = state.stale ? 0 : state.watchers || 0;
+  // a spectator is one of the watchers: "1 person is watching" would be themselves
+  const n = state.stale ? 0 : Math.max(0, (state.watchers || 0) - (state.you === null ? 1 : 0));
   box.hidden = n <= 0;
   box.textContent = n > 0 ? v.w.plural(v.w.S.watching_count, n) : "";
 }
@@ -471,4 +500,18 @@ export function renderReactions(v, state) {
     theirs.forEach((r) => box.appendChild(reactionEl(v, r.key)));
   }
   byId("reaction-note").textContent = state.refused > now ? v.w.S.errors.too_many_reactions : "";
+  aloneWithComputers(Boolean(state.game.vs_computer));
+}
+
+/**
+ * Against the computer nobody reads reactions: the buttons and the others'
+ * reactions are not shown (the sound switch stays).
+ * @param {boolean} alone
+ */
+function aloneWithComputers(alone) {
+  byId("reaction-buttons").hidden = alone;
+  byId("reaction-note").hidden = alone;
+  if (alone) byId("spectator-reactions").hidden = true;
+  const mute = byId("mute-reactions").parentElement;
+  if (mute) mute.hidden = alone;
 }

@@ -172,7 +172,8 @@ const ON = {
   joined(s, m) {
     const old = s.seats[m.seat];
     s = withSeat(s, m.seat, {
-      seat: m.seat, kind: m.kind, nickname: m.nickname, auto_flip: false, gone: false,
+      seat: m.seat, number: m.seat + 1, kind: m.kind, nickname: m.nickname, auto_flip: false,
+      gone: false,
       online: m.kind === "computer" || Boolean(old && old.online),
     });
     // in a rematch the seat that may start moves to the lowest player who came back
@@ -494,6 +495,20 @@ export function canSkip(s) {
   const g = s.game;
   return s.you !== null && s.seats[s.you].kind === "human" && g.status === "playing" &&
     !g.in_play[s.you] && !g.skipping && !handFlipping(s);
+}
+
+/**
+ * Whether we may finish the game at once ("Finish the game"): seated and still in
+ * play, the game going on, not fast-forwarded already, and every other seat in
+ * play a computer's or away (no other human to hurry).
+ * @param {State} s
+ */
+export function canFinish(s) {
+  const g = s.game;
+  if (s.you === null || s.seats[s.you].kind !== "human" || g.status !== "playing" ||
+      !g.in_play[s.you] || g.skipping) return false;
+  return s.seats.every((seat) => seat.seat === s.you || !g.in_play[seat.seat] ||
+    seat.kind !== "human" || Boolean(seat.gone));
 }
 
 /**

@@ -115,6 +115,8 @@
  * @property {string} pace
  * @property {Record<string, string>} paces  slow, normal, fast
  * @property {string} skip
+ * @property {string} finish
+ * @property {string} watch_soon
  * @property {string} skipping
  * @property {string} away_you
  * @property {string} leave
@@ -200,13 +202,14 @@ export function makeWords(S, locale) {
     return fmt(S.card, { rank: S.ranks[code[0]], suit: S.suits[code[1]] });
   }
   /**
-   * How a seat is called: its nickname, "Computer 2" or "Seat 3".
+   * How a seat is called: its nickname, "Computer 2" (numbered by its lobby seat,
+   * which the drawing of the seats keeps) or "Seat 3".
    * @param {Seat[]} seats
    * @param {number} seat
    */
   function seatName(seats, seat) {
     const s = seats[seat];
-    if (s.kind === "computer") return fmt(S.computer_name, { n: num(seat + 1) });
+    if (s.kind === "computer") return fmt(S.computer_name, { n: num(s.number || seat + 1) });
     if ((s.kind === "human" || s.kind === "left") && s.nickname) return isolate(s.nickname);
     return fmt(S.seat, { n: num(seat + 1) });
   }
