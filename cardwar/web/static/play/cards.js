@@ -137,6 +137,19 @@ export function pileLabel(w, state, seat) {
 }
 
 /**
+ * How a card turned up is marked: the one that takes the pot (`pcard--won`), one of
+ * several tied for the lead that start a peace or war (`pcard--tie`), or nothing.
+ * @param {number[]} leaders  the seats whose card leads (lowest in Peace, highest in War)
+ * @param {number} seat
+ * @param {boolean} deciding  the last cards turned in the battle: a lone leader wins
+ */
+function mark(leaders, seat, deciding) {
+  if (leaders.indexOf(seat) < 0) return "";
+  if (leaders.length > 1) return "pcard--lead pcard--tie";
+  return deciding ? "pcard--lead pcard--won" : "pcard--lead";
+}
+
+/**
  * The cards `seat` played in the last battle: its card turned up, then a row
  * per peace (face-down cards, lettered, and the card turned up, or ↩ when its
  * card stands). Face-down cards are shown once `state.revealed`; once the pot is
@@ -158,7 +171,7 @@ export function playArea(w, state, seat) {
   if (taken) box.classList.add("tplay--taken-still");
   const tieWord = Boolean(state.game.tie_word);
   const row = el("div", "tplay__row");
-  row.appendChild(cardEl(w, face, last.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+  row.appendChild(cardEl(w, face, mark(last.winning_seats, seat, last.peaces.length === 0)));
   box.appendChild(row);
   last.peaces.forEach((p, i) => {
     const down = p.face_down[seat];
@@ -182,8 +195,8 @@ export function playArea(w, state, seat) {
       b.dataset.card = code;
       backs.appendChild(b);
     });
-    if (!tieWord && down.length) {
-      backs.appendChild(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
+    if (!tieWord && down.length) {  // "3 face down", before the cards it counts
+      backs.prepend(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
     }
     backs.setAttribute("role", "img");
     backs.setAttribute("aria-label", down.map(w.cardName).join(", ") || "-");
@@ -192,7 +205,7 @@ export function playArea(w, state, seat) {
     if (p.standing.indexOf(seat) >= 0) {
       prow.appendChild(el("span", "tplay__stands", "\u21a9"));
     } else if (up) {
-      prow.appendChild(cardEl(w, up, p.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+      prow.appendChild(cardEl(w, up, mark(p.winning_seats, seat, i === last.peaces.length - 1)));
     }
     box.appendChild(prow);
   });
