@@ -261,11 +261,9 @@ export function renderTable(v, state) {
   const hadFocus = document.activeElement && document.activeElement.id === "my-pile";
   byId("table").dataset.battle = String(g.battle);
   // over (its end kept behind the last peace): the last battle, not a next one
-  // the heading names the battle whose cards are on the table (the next one once
-  // they are picked up)
-  const cleared = Boolean(state.taken && state.taken.battle === g.battle && !state.taken.still);
+  // the heading names the last battle, whose cards are on the table (issue 22)
   byId("battle-number").textContent = w.battleNumber(state.ending ? { ...g, status: "over" } : g,
-    !inTurns(g) && Boolean(state.last) && !cleared);
+    !inTurns(g) && Boolean(state.last));
   const seats = byId("seats");
   seats.textContent = "";
   seats.dataset.players = String(g.players);
