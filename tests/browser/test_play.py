@@ -41,7 +41,8 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         link = a.evaluate("navigator.clipboard.readText()")
         assert re.fullmatch(rf"{stacked_server}/g/[A-Za-z0-9_-]{{16}}", link)
         assert a.locator(".lobby__qr img").evaluate("img => img.naturalWidth") > 0
-        assert a.locator("#commitment").inner_text().strip()
+        # in the "Fair deal" badge's explanation (closed: its text is in the page)
+        assert a.locator("#commitment").text_content().strip()
 
         b.goto(link)  # the shared link opens in the friend's own language
         b.wait_for_url(re.compile(r".*/pl/g/"))
@@ -81,7 +82,9 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         assert letters_b == list("POKÓJ")
         end_a = a.locator("#end").inner_text()
         assert "Ann wins the game!" in end_a
-        assert "cardwar play --variant peace --players 2 --hands" in end_a
+        # inside "Check this deal" (closed)
+        assert "cardwar play --variant peace --players 2 --hands" in a.locator(
+            ".end__command").text_content()
         assert "Ann wygrywa grę!" in b.locator("#end").inner_text()
         assert "Bitwa 2 z 1000" in b.locator("#battle-number").inner_text()
     finally:
@@ -226,7 +229,7 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         assert a.locator(".pcard__letter").count() == 0
         assert a.locator(".tseat[data-seat='0'] .tplay__count").first.inner_text() == "1 verdeckt"
         a.wait_for_selector("#end:not([hidden])")
-        assert "--face-down 1" in a.locator(".end__command").inner_text()
+        assert "--face-down 1" in a.locator(".end__command").text_content()
         assert "Gleichstand: Krieg!" in a.locator("#summary").inner_text()
     finally:
         ctx.close()
