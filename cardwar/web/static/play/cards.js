@@ -77,8 +77,23 @@ export function backEl(letter) {
 }
 
 /**
+ * Where a seat sits around the table, seen from ours (at the bottom; a
+ * spectator sees seat 1 there): "bottom", "top", "left" or "right".
+ * @param {number} players  2 to 4
+ * @param {number} seat
+ * @param {number | null} you
+ * @returns {string}
+ */
+export function seatPlace(players, seat, you) {
+  const r = (seat - (you === null ? 0 : you) + players) % players;
+  const around = players === 2 ? ["bottom", "top"] : players === 3 ? ["bottom", "left", "right"]
+    : ["bottom", "left", "top", "right"];
+  return around[r] || "top";
+}
+
+/**
  * A seat's box (`section.tseat`) with its name in the header, marked as ours,
- * out of the game or the last battle's winner.
+ * out of the game or the last battle's winner, and its place around the table.
  * @param {Words} w
  * @param {State} state
  * @param {number} seat
@@ -88,6 +103,7 @@ export function seatBox(w, state, seat) {
   const box = el("section", "tseat");
   const name = w.seatName(state.seats, seat);
   box.dataset.seat = String(seat);
+  box.dataset.pos = seatPlace(state.seats.length, seat, state.you);
   box.setAttribute("aria-label", name);
   if (seat === state.you) box.classList.add("tseat--you");
   if (!state.game.in_play[seat]) box.classList.add("tseat--out");

@@ -339,7 +339,6 @@ export function tableSeat(v, state, s) {
   const g = state.game;
   const seat = s.seat;
   const { box, head } = seatBox(w, state, seat);
-  box.dataset.pos = seatPlace(g.players, seat, state.you);
   seatTags(v, state, s, head);
   if (s.kind === "human") head.appendChild(presenceEl(v, state, s));
   if (s.kind === "human" && s.gone && g.status === "playing") {
@@ -382,21 +381,6 @@ export function tableSeat(v, state, s) {
     box.appendChild(took);
   }
   return box;
-}
-
-/**
- * Where a seat sits around the table, seen from ours (at the bottom; a
- * spectator sees seat 1 there): "bottom", "top", "left" or "right".
- * @param {number} players  2 to 4
- * @param {number} seat
- * @param {number | null} you
- * @returns {string}
- */
-export function seatPlace(players, seat, you) {
-  const r = (seat - (you === null ? 0 : you) + players) % players;
-  const around = players === 2 ? ["bottom", "top"] : players === 3 ? ["bottom", "left", "right"]
-    : ["bottom", "left", "top", "right"];
-  return around[r] || "top";
 }
 
 /**
