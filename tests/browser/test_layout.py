@@ -139,3 +139,30 @@ def test_beggar_on_a_phone_keeps_the_table_and_what_is_owed_in_view(browser, lay
     finally:
         for c in contexts:
             c.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_home_shows_play_buttons_and_the_phone_folds_its_navigation(browser, live_server, size):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    width, height = SIZES[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/en/")
+        play = page.locator(".hero__actions .button").first
+        assert play.inner_text() == "Play Peace"
+        box = play.bounding_box()
+        assert box and box["y"] + box["height"] <= height, "a Play button in the first screen"
+        header = page.locator(".site-header").bounding_box()["height"]
+        nav = page.locator(".site-nav a", has_text="War").first
+        if size == "phone":
+            assert header <= 64, header
+            assert nav.is_hidden()
+            page.locator(".nav-toggle").click()
+            assert page.locator(".nav-toggle").get_attribute("aria-expanded") == "true"
+            assert nav.is_visible()
+        else:
+            assert page.locator(".nav-toggle").is_hidden() and nav.is_visible()
+        page.screenshot(path=str(SHOTS / f"{size}-home.png"))
+    finally:
+        ctx.close()
