@@ -1,6 +1,6 @@
 """Issue 22 in real Chromium: the card table's layout, measured.
 
-At the phone size (390×844) and the desktop size (1280×900), for 2, 3 and 4
+At the phone size (390x844) and the desktop size (1280x900), for 2, 3 and 4
 players with a human in every seat (one page per seat, so one game covers every
 table seat), the bounding box of every seat's card turned up and of the
 player's own pile lies inside the viewport after each battle, without
@@ -32,7 +32,8 @@ OUT_OF_VIEW = """(want) => {
   const inside = (e, what) => {
     if (!e) { out.push(what + ": missing"); return; }
     const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+    if (r.width === 0 || r.left < 0 || r.top < 0
+        || r.right > innerWidth || r.bottom > innerHeight) {
       out.push(what + ": " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
     }
   };
