@@ -185,6 +185,8 @@ export function playArea(w, state, seat) {
     return box;
   }
   if (taken) box.classList.add("tplay--taken-still");
+  // turned over (the reveal's drawing also turns them, play.css .tplay--turn-now)
+  if (state.revealed) box.classList.add("tplay--turning");
   const tieWord = Boolean(state.game.tie_word);
   const row = el("div", "tplay__row");
   row.appendChild(cardEl(w, face, mark(last.winning_seats, seat, last.peaces.length === 0)));

@@ -193,9 +193,12 @@ const EFFECTS = {
     window.clearTimeout(revealTimer);
     const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
     remember(m.battle, w.summary(m, Boolean(s.game.tie_word), false, name), m.winner);
-    view.ui.enter = m.battle;  // this drawing deals the cards onto the table
+    // this drawing deals the cards onto the table (not while skipping: hundreds of
+    // battles arrive at once)
+    const deal = !s.game.skipping;
+    if (deal) view.ui.enter = m.battle;
     draw();
-    dealIn();
+    if (deal) dealIn();
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
       settlePot();  // the last battle's pick-up, if still to come, would take this one's
@@ -217,7 +220,7 @@ const EFFECTS = {
     draw();
     // the face-down cards turn over one by one as they are gathered (CSS; still
     // with prefers-reduced-motion), then the pot goes to the winner
-    document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
+    document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turn-now"));
     // on the table as long as the server waits at the game's pace (slow: longer)
     slidePot(s, Math.max(1600, pacedHold(s) - REVEAL_DELAY - 800), taken);
   },
