@@ -179,6 +179,13 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "nobody": _("Nobody can turn a card: the pot stays on the table."),
             "went_out": _("{name} is out of the game."),
             "game_over": _("Game over"),
+            # TRANSLATORS: the end screen's title for the winner, then for the others
+            "you_won": _("You won!"),
+            "you_lost": _("You lost"),
+            # TRANSLATORS: the end screen's title when nobody wins
+            "draw_title": _("Draw"),
+            # TRANSLATORS: opens the seed, the command line and the download of a game
+            "check_deal": _("Check this deal"),
             "wins": _("{name} wins the game!"),
             "win_why": _("{name} holds every card."),
             "draw": _("It is a draw."),

@@ -41,7 +41,8 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         link = a.evaluate("navigator.clipboard.readText()")
         assert re.fullmatch(rf"{stacked_server}/g/[A-Za-z0-9_-]{{16}}", link)
         assert a.locator(".lobby__qr img").evaluate("img => img.naturalWidth") > 0
-        assert a.locator("#commitment").inner_text().strip()
+        # in the "Fair deal" badge's explanation (closed: its text is in the page)
+        assert a.locator("#commitment").text_content().strip()
 
         b.goto(link)  # the shared link opens in the friend's own language
         b.wait_for_url(re.compile(r".*/pl/g/"))
@@ -81,7 +82,9 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         assert letters_b == list("POKÓJ")
         end_a = a.locator("#end").inner_text()
         assert "Ann wins the game!" in end_a
-        assert "cardwar play --variant peace --players 2 --hands" in end_a
+        # inside "Check this deal" (closed)
+        assert "cardwar play --variant peace --players 2 --hands" in a.locator(
+            ".end__command").text_content()
         assert "Ann wygrywa grę!" in b.locator("#end").inner_text()
         assert "Bitwa 2 z 1000" in b.locator("#battle-number").inner_text()
     finally:
@@ -163,8 +166,9 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         b.reload()
         a.wait_for_selector("#table:not([hidden]) .tseat")
         b.wait_for_selector("#table:not([hidden]) .tseat")
-        assert a.locator("#battle-number").inner_text() == battle_a == "Battle 4 of 1,000"
-        assert b.locator("#battle-number").inner_text() == "Schlacht 4 von 1.000"
+        # the heading names the battle whose cards are on the table (issue 22)
+        assert a.locator("#battle-number").inner_text() == battle_a == "Battle 3 of 1,000"
+        assert b.locator("#battle-number").inner_text() == "Schlacht 3 von 1.000"
         assert a.locator(".pile__count").all_inner_texts() == counts
         assert a.locator(".tseat--you").get_attribute("data-seat") == ann
         assert b.locator(".tseat--you").get_attribute("data-seat") == bea
@@ -222,7 +226,7 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         assert a.locator(".pcard__letter").count() == 0
         assert a.locator(".tseat[data-seat='0'] .tplay__count").first.inner_text() == "1 verdeckt"
         a.wait_for_selector("#end:not([hidden])")
-        assert "--face-down 1" in a.locator(".end__command").inner_text()
+        assert "--face-down 1" in a.locator(".end__command").text_content()
         assert "Gleichstand: Krieg!" in a.locator("#summary").inner_text()
     finally:
         ctx.close()

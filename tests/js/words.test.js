@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
+import { seatPlace } from "../../cardwar/web/static/play/cards.js";
 import { fmt, isolate, makeWords, numberFormat } from "../../cardwar/web/static/play/words.js";
 
 /** @typedef {import("../../cardwar/web/static/play/words.js").Strings} Strings */
@@ -144,5 +145,24 @@ describe("words: numbers from the server's CLDR data, names isolated", () => {
     const seats = /** @type {Seat[]} */ ([{ ...SEATS[0], nickname: "דנה" }, SEATS[1]]);
     assert.equal(w.fmt(EN.went_out, { name: w.seatName(seats, 0) }),
       "\u2068דנה\u2069 is out of the game.");
+  });
+});
+
+describe("the card table (issue 22)", () => {
+  it("puts our seat at the bottom and the others around it, in turn", () => {
+    assert.deepEqual([0, 1].map((s) => seatPlace(2, s, 1)), ["top", "bottom"]);
+    assert.deepEqual([0, 1, 2].map((s) => seatPlace(3, s, 2)), ["left", "right", "bottom"]);
+    assert.deepEqual([0, 1, 2, 3].map((s) => seatPlace(4, s, 1)), ["right", "bottom", "left", "top"]);
+    // a spectator sees seat 0 at the bottom
+    assert.deepEqual([0, 1, 2, 3].map((s) => seatPlace(4, s, null)),
+      ["bottom", "left", "top", "right"]);
+  });
+
+  it("heads the table with the battle whose cards are on it", () => {
+    const w = makeWords(EN, "en");
+    const g = /** @type {any} */ ({ status: "playing", battle: 1, battle_limit: 1000 });
+    assert.equal(w.battleNumber(g, true), "Battle 1 of 1,000");
+    assert.equal(w.battleNumber(g), "Battle 2 of 1,000");
+    assert.equal(w.battleNumber({ ...g, battle: 0 }, true), "Battle 1 of 1,000");  // none yet
   });
 });

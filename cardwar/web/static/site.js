@@ -22,6 +22,18 @@
     f.addEventListener("input", check);
     check();
   });
+  // small screens: the navigation folds behind a Menu button (shown only with
+  // JavaScript: without it the navigation stays open)
+  var header = document.querySelector(".site-header");
+  var toggle = document.querySelector(".nav-toggle");
+  if (header && toggle) {
+    header.classList.add("site-header--folds");
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      var open = header.classList.toggle("site-header--open");
+      toggle.setAttribute("aria-expanded", String(open));
+    });
+  }
   var menu = document.querySelector("details.lang");
   if (!menu) return;
   document.addEventListener("keydown", function (event) {

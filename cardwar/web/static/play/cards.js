@@ -45,8 +45,23 @@ export function backEl(letter) {
 }
 
 /**
+ * Where a seat sits around the table, seen from ours (at the bottom; a
+ * spectator sees seat 1 there): "bottom", "top", "left" or "right".
+ * @param {number} players  2 to 4
+ * @param {number} seat
+ * @param {number | null} you
+ * @returns {string}
+ */
+export function seatPlace(players, seat, you) {
+  const r = (seat - (you === null ? 0 : you) + players) % players;
+  const around = players === 2 ? ["bottom", "top"] : players === 3 ? ["bottom", "left", "right"]
+    : ["bottom", "left", "top", "right"];
+  return around[r] || "top";
+}
+
+/**
  * A seat's box (`section.tseat`) with its name in the header, marked as ours,
- * out of the game or the last battle's winner.
+ * out of the game or the last battle's winner, and its place around the table.
  * @param {Words} w
  * @param {State} state
  * @param {number} seat
@@ -56,6 +71,7 @@ export function seatBox(w, state, seat) {
   const box = el("section", "tseat");
   const name = w.seatName(state.seats, seat);
   box.dataset.seat = String(seat);
+  box.dataset.pos = seatPlace(state.seats.length, seat, state.you);
   box.setAttribute("aria-label", name);
   if (seat === state.you) box.classList.add("tseat--you");
   if (!state.game.in_play[seat]) box.classList.add("tseat--out");
@@ -105,6 +121,19 @@ export function pileLabel(w, state, seat) {
 }
 
 /**
+ * How a card turned up is marked: the one that takes the pot (`pcard--won`), one of
+ * several tied for the lead that start a peace or war (`pcard--tie`), or nothing.
+ * @param {number[]} leaders  the seats whose card leads (lowest in Peace, highest in War)
+ * @param {number} seat
+ * @param {boolean} deciding  the last cards turned in the battle: a lone leader wins
+ */
+function mark(leaders, seat, deciding) {
+  if (leaders.indexOf(seat) < 0) return "";
+  if (leaders.length > 1) return "pcard--lead pcard--tie";
+  return deciding ? "pcard--lead pcard--won" : "pcard--lead";
+}
+
+/**
  * The cards `seat` played in the last battle: its card turned up, then a row
  * per peace (face-down cards, lettered, and the card turned up, or ↩ when its
  * card stands). Face-down cards are shown once `state.revealed`; once the pot is
@@ -124,9 +153,11 @@ export function playArea(w, state, seat) {
     return box;
   }
   if (taken) box.classList.add("tplay--taken-still");
+  // turned over (the reveal's drawing also turns them, play.css .tplay--turn-now)
+  if (state.revealed) box.classList.add("tplay--turning");
   const tieWord = Boolean(state.game.tie_word);
   const row = el("div", "tplay__row");
-  row.appendChild(cardEl(w, face, last.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+  row.appendChild(cardEl(w, face, mark(last.winning_seats, seat, last.peaces.length === 0)));
   box.appendChild(row);
   last.peaces.forEach((p, i) => {
     const down = p.face_down[seat];
@@ -150,8 +181,8 @@ export function playArea(w, state, seat) {
       b.dataset.card = code;
       backs.appendChild(b);
     });
-    if (!tieWord && down.length) {
-      backs.appendChild(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
+    if (!tieWord && down.length) {  // "3 face down", before the cards it counts
+      backs.prepend(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
     }
     backs.setAttribute("role", "img");
     backs.setAttribute("aria-label", down.map(w.cardName).join(", ") || "-");
@@ -160,7 +191,7 @@ export function playArea(w, state, seat) {
     if (p.standing.indexOf(seat) >= 0) {
       prow.appendChild(el("span", "tplay__stands", "\u21a9"));
     } else if (up) {
-      prow.appendChild(cardEl(w, up, p.winning_seats.indexOf(seat) >= 0 ? "pcard--lead" : ""));
+      prow.appendChild(cardEl(w, up, mark(p.winning_seats, seat, i === last.peaces.length - 1)));
     }
     box.appendChild(prow);
   });

@@ -17,22 +17,33 @@ export function renderEnd(v, state) {
   const S = w.S;
   const r = state.result;
   const end = byId("end");
+  const form = byId("rematch-form");  // drawn inside the end screen, under the result
   const wasHidden = end.hidden;
   end.textContent = "";
-  if (!r) { end.hidden = true; return; }
+  if (!r) { end.hidden = true; end.appendChild(form); return; }
   end.hidden = false;
   /** @param {number} seat */
   const name = (seat) => w.seatName(state.seats, seat);
-  end.appendChild(el("h2", "", S.game_over));
-  if (r.outcome === "win" && r.winner !== null) {
-    end.appendChild(el("p", "end__result", w.fmt(S.wins, { name: name(r.winner) })));
-    end.appendChild(el("p", "", w.fmt(S.win_why, { name: name(r.winner) })));
+  const won = r.outcome === "win" && r.winner !== null;
+  // a player reads "You won" or "You lost"; a spectator who won
+  const mine = state.you !== null && state.seats[state.you].kind === "human";
+  const head = !won ? S.draw_title : !mine ? S.game_over : r.winner === state.you ? S.you_won
+    : S.you_lost;
+  end.dataset.result = !won ? "draw" : !mine ? "over" : r.winner === state.you ? "won" : "lost";
+  const title = el("h2", "end__title", head);
+  title.id = "end-title";
+  end.appendChild(title);
+  if (won && mine && r.winner === state.you) end.appendChild(confetti());
+  if (won) {
+    end.appendChild(el("p", "end__result", w.fmt(S.wins, { name: name(/** @type {number} */ (r.winner)) })));
+    end.appendChild(el("p", "end__why", w.fmt(S.win_why, { name: name(/** @type {number} */ (r.winner)) })));
   } else {
     const why = /** @type {Record<string, string | undefined>} */ (/** @type {unknown} */ (S));
     end.appendChild(el("p", "end__result", S.draw));
-    end.appendChild(el("p", "", w.fmt(why["reason_" + r.reason] || "",
+    end.appendChild(el("p", "end__why", w.fmt(why["reason_" + r.reason] || "",
       { limit: w.num(state.game.battle_limit || 0) })));
   }
+  end.appendChild(form);
   if (r.tricks !== undefined) {  // a game in turns: its two counts (RULES.md 10)
     end.appendChild(el("p", "end__length",
       w.fmt(S.turns_length, { cards: w.num(r.battles), tricks: w.num(r.tricks) })));
@@ -40,24 +51,44 @@ export function renderEnd(v, state) {
   end.appendChild(el("h3", "end__placings-title", S.placings));
   end.appendChild(placingList(v, state));
   if (state.game.players === 3) end.appendChild(el("p", "end__aside", S.set_aside));
-  end.appendChild(el("p", "", S.seed));
-  end.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
-  end.appendChild(el("p", "", S.replay));
-  end.appendChild(el("pre", "end__command")).appendChild(el("code", "", r.command));
   const links = el("p", "end__links");
-  const replay = el("a", "button", S.watch_replay);
+  const replay = el("a", "button button--quiet", S.watch_replay);
   replay.href = C.replay;
   links.appendChild(replay);
-  const dl = el("a", "button button--quiet", S.download);
-  dl.href = C.download;
-  dl.setAttribute("download", "");
-  links.appendChild(dl);
-  const again = el("a", "button button--quiet", S.play_again);
-  again.href = C.variant_page;
-  links.appendChild(again);
+  if (!mine) {  // a player's next game is the rematch; a spectator starts one
+    const again = el("a", "button button--quiet", S.play_again);
+    again.href = C.variant_page;
+    links.appendChild(again);
+  }
   end.appendChild(links);
   end.appendChild(shareBox(v, state));
-  if (wasHidden) end.focus();
+  // how anyone can check the deal: the seed, the command line, the record
+  const check = el("details", "end__check");
+  check.appendChild(el("summary", "", S.check_deal));
+  check.appendChild(el("p", "", S.seed));
+  check.appendChild(el("p", "", "")).appendChild(el("code", "end__seed", r.seed || r.hands));
+  check.appendChild(el("p", "", S.replay));
+  check.appendChild(el("pre", "end__command")).appendChild(el("code", "", r.command));
+  const dl = el("a", "button button--quiet button--small", S.download);
+  dl.href = C.download;
+  dl.setAttribute("download", "");
+  check.appendChild(el("p", "")).appendChild(dl);
+  end.appendChild(check);
+  if (wasHidden) end.focus({ preventScroll: true });
+}
+
+/** A small celebration for the winner: a few cards thrown up (CSS; none with
+ * prefers-reduced-motion). */
+function confetti() {
+  const box = el("div", "end__confetti");
+  box.setAttribute("aria-hidden", "true");
+  ["\u2660", "\u2665", "\u2663", "\u2666", "\u2665", "\u2660", "\u2666", "\u2663"]
+    .forEach((suit, i) => {
+      const c = el("span", "end__bit" + (i % 2 ? " end__bit--red" : ""), suit);
+      c.style.setProperty("--i", String(i));
+      box.appendChild(c);
+    });
+  return box;
 }
 
 /**
@@ -133,7 +164,7 @@ function shareBox(v, state) {
   const box = el("p", "end__share");
   const r = /** @type {import("./messages.js").Result} */ (state.result);
   const text = w.shareText(r, state.seats, state.you);
-  const button = el("button", "button", w.S.share_result);
+  const button = el("button", "button button--quiet", w.S.share_result);
   button.type = "button";
   button.id = "share-result";
   const note = el("span", "end__shared", v.ui.shared);

@@ -10,11 +10,12 @@ import { connect } from "./connection.js";
 import { embeddedAs } from "./dom.js";
 import { emptyHold, nextHeld, peaceShown, receive as receiveHeld } from "./hold.js";
 import { copyText } from "./end.js";
+import { dealIn } from "./motion.js";
 import { settlePot, slidePot } from "./pot.js";
 import {
   announce, buildReactionBar, render, renderIdle, renderNotice,
 } from "./render.js";
-import { makeSound, cue } from "./sound.js";
+import { makeSound, cue, soundOwner } from "./sound.js";
 import { cardText, owedText } from "./turns.js";
 import {
   canFlip, canLeave, canTakeBack, gamePace, idleSeats, nextExpiry, reduce,
@@ -54,6 +55,9 @@ let expiryTimer;
 let storage = null;
 try { storage = window.localStorage; } catch { /* storage blocked: nothing remembered */ }
 const sound = makeSound(storage);
+/** Whether this window plays the sounds: of several windows of the game, only the one
+ * focused last does (they tell each other over a BroadcastChannel). */
+const soundHere = soundOwner(C.socket);
 
 // The peace hold (hold.js): what comes while a peace is on show waits for it.
 let hold = emptyHold();
@@ -115,7 +119,7 @@ function dispatch(action) {
   const effect = /** @type {Effect<Action["type"]> | undefined} */ (EFFECTS[action.type]);
   (effect || draw)(after, action, before);
   const name = cue(after, action);
-  if (name) sound.play(name);
+  if (name && soundHere()) sound.play(name);
   if (after.reactions !== (before && before.reactions) || after.refused !== before?.refused) {
     expireLater(after);
   }
@@ -164,7 +168,14 @@ const EFFECTS = {
   },
   battle(s, m) {
     window.clearTimeout(revealTimer);
+    const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
+    remember(m.battle, w.summary(m, Boolean(s.game.tie_word), false, name), m.winner);
+    // this drawing deals the cards onto the table (not while skipping: hundreds of
+    // battles arrive at once)
+    const deal = !s.game.skipping;
+    if (deal) view.ui.enter = m.battle;
     draw();
+    if (deal) dealIn();
     announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
       settlePot();  // the last battle's pick-up, if still to come, would take this one's
@@ -176,15 +187,16 @@ const EFFECTS = {
     }
   },
   card(s, m) {
-    draw();
     const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
+    if (m.taken_by !== null) remember(m.card, cardText(w, m, name), m.taken_by);
+    draw();
     announce([cardText(w, m, name), owedText(w, s.game, name)].filter(Boolean).join(" "));
   },
   "local:reveal"(s) {
     draw();
     // the face-down cards turn over one by one as they are gathered (CSS; still
     // with prefers-reduced-motion), then the pot goes to the winner
-    document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turning"));
+    document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turn-now"));
     // on the table as long as the server waits at the game's pace (slow: longer)
     slidePot(s, Math.max(1600, pacedHold(s) - REVEAL_DELAY - 800), taken);
   },
@@ -216,6 +228,18 @@ const EFFECTS = {
   // the pot is sliding away (pot.js): the next drawing leaves it picked up
   "local:taken"() {},
 };
+
+/** How many battles (or tricks) the page lists under "Last battles". */
+const HISTORY = 6;
+
+/** Keep a battle (or a trick) in words for the list of the last ones (each once,
+ * however often a catch-up brings it again).
+ * @param {number} n  its number @param {string} text @param {number | null} seat  who took it */
+function remember(n, text, seat) {
+  const list = (view.ui.history || []).filter((h) => h.battle !== n);
+  list.unshift({ battle: n, text, seat: seat === undefined ? null : seat });
+  view.ui.history = list.slice(0, HISTORY);
+}
 
 /** The pot of `battle` is being picked up: a flip, a presence or anything else that
  * draws the table before the next battle no longer puts its cards back.
@@ -268,10 +292,13 @@ document.addEventListener("keydown", (e) => {
       tag === "TEXTAREA" || tag === "SUMMARY") return;
   if (!canFlip(state) && !canTakeBack(state)) return;
   e.preventDefault();
+  if (e.repeat) return;  // a held key flips once
   flip();
 });
 byId("auto-flip").addEventListener("change", (e) => {
-  link.send({ type: "auto", on: /** @type {HTMLInputElement} */ (e.target).checked });
+  const on = /** @type {HTMLInputElement} */ (e.target).checked;
+  view.ui.autoWant = on;  // kept until the state says so (see renderTable)
+  link.send({ type: "auto", on });
 });
 byId("pace").addEventListener("change", (e) => {
   const pace = /** @type {HTMLSelectElement} */ (e.target).value;

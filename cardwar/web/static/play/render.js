@@ -45,10 +45,23 @@ import { inTurns, renderTurn } from "./turns.js";
  * @property {Config} C
  * @property {(message: ClientMessage) => void} send
  * @property {() => void} flip  flip our pile (when it can be flipped)
- * @property {{focusPile: boolean, refused: boolean, late: boolean, shared: string}} ui
- *   focusPile: put the focus on our pile once it is drawn; refused: the join was refused
- *   (?error=full); late: the rematch started without us (?error=rematch); shared: what
- *   the share button says it did
+ * @property {UI} ui
+ */
+
+/**
+ * What the page remembers between two draws.
+ * @typedef {object} UI
+ * @property {boolean} focusPile  put the focus on our pile once it is drawn
+ * @property {boolean} refused  the join was refused (?error=full)
+ * @property {boolean} late  the rematch started without us (?error=rematch)
+ * @property {string} shared  what the share button says it did
+ * @property {number} [enter]  the battle whose cards are dealt onto the table in this draw
+ * @property {number[]} [counts]  the pile counts drawn last (a change is shown)
+ * @property {{battle: number, text: string, seat: number | null}[]} [history]
+ *   the last battles in words, the newest first
+ * @property {string} [status]  the game's status drawn last
+ * @property {boolean | null} [autoWant]  auto-flip as we last chose it, until the
+ *   state says so too (a state held behind a peace must not undo the choice)
  */
 
 /**
@@ -64,6 +77,9 @@ export function render(v, state) {
   byId("game").toggleAttribute("data-ending", Boolean(state.ending));
   byId("lobby").hidden = g.status !== "lobby";
   byId("table").hidden = g.status === "lobby";
+  // the game starts: the table comes into view (the Start button may have been far down)
+  if (v.ui.status === "lobby" && g.status === "playing") window.scrollTo({ top: 0 });
+  v.ui.status = g.status;
   renderStatus(v, state);
   renderJoin(v, state);
   if (g.status === "lobby") renderLobby(v, state);
@@ -259,12 +275,19 @@ export function renderTable(v, state) {
   const hadFocus = document.activeElement && document.activeElement.id === "my-pile";
   byId("table").dataset.battle = String(g.battle);
   // over (its end kept behind the last peace): the last battle, not a next one
-  byId("battle-number").textContent =
-    w.battleNumber(state.ending ? { ...g, status: "over" } : g);
+  // the heading names the last battle, whose cards are on the table (issue 22)
+  byId("battle-number").textContent = w.battleNumber(state.ending ? { ...g, status: "over" } : g,
+    !inTurns(g) && Boolean(state.last));
   const seats = byId("seats");
   seats.textContent = "";
   seats.dataset.players = String(g.players);
+  byId("felt").dataset.players = String(g.players);
+  byId("felt").classList.toggle("felt--turns", inTurns(g));
   state.seats.forEach((s) => seats.appendChild(tableSeat(v, state, s)));
+  v.ui.counts = g.counts.slice();
+  v.ui.enter = undefined;  // dealt once: a drawing again shows the cards still
+  renderScore(v, state);
+  renderHistory(v);
   const name = (/** @type {number} */ seat) => w.seatName(state.seats, seat);
   byId("summary").textContent = state.last
     ? w.summary(state.last, Boolean(g.tie_word), false, name) : "";
@@ -281,12 +304,15 @@ export function renderTable(v, state) {
     { names: state.seats.map((s) => w.seatName(state.seats, s.seat)).join(", ") }) : "";
   if (you !== null) {
     const auto = /** @type {HTMLInputElement} */ (byId("auto-flip"));
-    auto.checked = Boolean(state.seats[you].auto_flip);
+    const on = Boolean(state.seats[you].auto_flip);
+    // our own choice stands until the state agrees (one held behind a peace is older)
+    if (v.ui.autoWant === on) v.ui.autoWant = null;
+    if (v.ui.autoWant === null || v.ui.autoWant === undefined) auto.checked = on;
   }
   const pile = document.getElementById("my-pile");
   if ((hadFocus || v.ui.focusPile) && pile) {
     v.ui.focusPile = false;
-    pile.focus();
+    pile.focus({ preventScroll: true });
   }
   renderIdle(v, state, Date.now());
 }
@@ -365,10 +391,84 @@ export function tableSeat(v, state, s) {
     const text = st === "out" ? S.out : st === "ready" ? S.flipped : S.waiting;
     head.appendChild(el("span", "tseat__state tseat__state--" + st, text));
   }
-  box.appendChild(seat === state.you && g.status === "playing" && g.in_play[seat]
-    ? myPile(v, state, seat) : pileEl(w, state, seat));
-  box.appendChild(playArea(w, state, seat));
+  const pile = seat === state.you && g.status === "playing" && g.in_play[seat]
+    ? myPile(v, state, seat) : pileEl(w, state, seat);
+  const before = v.ui.counts ? v.ui.counts[seat] : undefined;
+  const count = pile.querySelector(".pile__count");
+  if (count && before !== undefined && before !== g.counts[seat]) {
+    count.classList.add(g.counts[seat] > before ? "pile__count--up" : "pile__count--down");
+  }
+  box.appendChild(pile);
+  const area = playArea(w, state, seat);
+  if (state.last && v.ui.enter === state.last.battle) dealOrder(area);
+  box.appendChild(area);
+  if (state.last && state.last.winner === seat && state.last.pot && !inTurns(g)) {
+    // the winner, unmistakably: what it takes
+    const took = el("span", "tseat__took", "+" + w.num(state.last.pot));
+    took.setAttribute("aria-hidden", "true");
+    box.appendChild(took);
+  }
   return box;
+}
+
+/**
+ * Mark a battle's cards to be dealt in order (CSS animations, play.css): the card
+ * turned up, then each peace letter by letter, then the peace's card turned up.
+ * @param {HTMLElement} area  a seat's `.tplay`
+ */
+function dealOrder(area) {
+  area.classList.add("tplay--enter");
+  let k = 0;
+  area.querySelectorAll(".tplay__peace").forEach((row) => {
+    row.querySelectorAll(".tplay__down .pcard").forEach((c) => {
+      /** @type {HTMLElement} */ (c).style.setProperty("--d", String(k++));
+    });
+    const up = row.querySelector(":scope > .pcard");
+    if (up) /** @type {HTMLElement} */ (up).style.setProperty("--d", String(k + 1));
+    k += 2;
+  });
+}
+
+/**
+ * The score bar: everyone's share of the cards, one coloured part per seat.
+ * @param {View} v
+ * @param {State} state
+ */
+function renderScore(v, state) {
+  const { w } = v;
+  const bar = byId("scorebar");
+  bar.textContent = "";
+  const g = state.game;
+  const parts = state.seats.map((s) => w.seatName(state.seats, s.seat) + ": "
+    + w.plural(w.S.cards, g.counts[s.seat]));
+  bar.setAttribute("role", "img");
+  bar.setAttribute("aria-label", parts.join(", "));
+  state.seats.forEach((s) => {
+    const n = g.counts[s.seat];
+    const part = el("span", "scorebar__part");
+    part.dataset.seat = String(s.seat);
+    part.style.flexGrow = String(n);
+    part.title = parts[s.seat];
+    if (n > 0) part.appendChild(el("span", "scorebar__n", w.num(n)));
+    bar.appendChild(part);
+  });
+}
+
+/**
+ * The last battles in words, the newest first (kept by game.js as they come).
+ * @param {View} v
+ */
+function renderHistory(v) {
+  const list = byId("history");
+  const items = v.ui.history || [];
+  byId("history-box").hidden = !items.length;
+  list.textContent = "";
+  items.forEach((h) => {
+    const li = /** @type {HTMLLIElement} */ (el("li", "history__item", h.text));
+    li.value = h.battle;
+    if (h.seat !== null) li.dataset.seat = String(h.seat);
+    list.appendChild(li);
+  });
 }
 
 /**
@@ -442,12 +542,42 @@ export function renderWatchers(v, state) {
  */
 export function reactionEl(v, key) {
   const r = v.w.S.reactions[key];
-  if (!r.emoji) return el("span", "reaction reaction--words", r.text);
+  if (!r.emoji || !emojiShown()) return el("span", "reaction reaction--words", r.text);
   const e = el("span", "reaction reaction--emoji", r.emoji);
   e.setAttribute("role", "img");
   e.setAttribute("aria-label", r.text);
   e.title = r.text;
   return e;
+}
+
+/** @type {boolean | undefined} */
+let emojiOk;
+
+/**
+ * Whether this browser draws emoji in colour (an emoji font is installed): drawn
+ * once on a small canvas; without one the reactions show their words.
+ * @returns {boolean}
+ */
+export function emojiShown() {
+  if (emojiOk !== undefined) return emojiOk;
+  emojiOk = true;
+  try {
+    const c = document.createElement("canvas");
+    c.width = c.height = 20;
+    const x = c.getContext("2d", { willReadFrequently: true });
+    if (!x) return emojiOk;
+    x.textBaseline = "top";
+    x.font = "16px sans-serif";
+    x.fillStyle = "#000";
+    x.fillText("\u{1F602}", 0, 0);
+    const d = x.getImageData(0, 0, 20, 20).data;
+    let colour = false;
+    for (let i = 0; i < d.length && !colour; i += 4) {
+      colour = d[i + 3] > 0 && (Math.abs(d[i] - d[i + 1]) > 30 || Math.abs(d[i + 1] - d[i + 2]) > 30);
+    }
+    emojiOk = colour;
+  } catch { /* no canvas: take the emoji as shown */ }
+  return emojiOk;
 }
 
 /**
@@ -469,10 +599,11 @@ export function buildReactionBar(v) {
   const bar = byId("reaction-buttons");
   if (bar.childElementCount) return;
   for (const [key, r] of Object.entries(v.w.S.reactions)) {
-    const b = el("button", "button button--quiet reactions__button", r.emoji || r.text);
+    const emoji = r.emoji && emojiShown();
+    const b = el("button", "button button--quiet reactions__button", emoji ? r.emoji : r.text);
     b.type = "button";
     b.dataset.reaction = key;
-    if (r.emoji) {
+    if (emoji) {
       b.setAttribute("aria-label", r.text);
       b.title = r.text;
     }
@@ -490,7 +621,9 @@ export function buildReactionBar(v) {
  */
 export function renderReactions(v, state) {
   const now = Date.now();
-  byId("reactions").hidden = false;
+  // nobody to react to: every other seat is a computer
+  byId("reactions").hidden = state.you !== null
+    && state.seats.every((s) => s.seat === state.you || s.kind === "computer");
   const box = byId("spectator-reactions");
   box.textContent = "";
   const theirs = reactionsOf(state, null, now);

@@ -84,6 +84,7 @@ function draw() {
   const seats = byId("replay-seats");
   seats.textContent = "";
   seats.dataset.players = String(state.seats.length);
+  byId("replay-felt").dataset.players = String(state.seats.length);
   state.seats.forEach((s) => {
     const { box, head } = seatBox(w, state, s.seat);
     if (!state.game.in_play[s.seat]) {

@@ -144,3 +144,23 @@ function read(storage) {
 function write(storage, value) {
   try { if (storage) storage.setItem(SOUND_KEY, value); } catch { /* private mode */ }
 }
+
+/**
+ * Which of several windows of one game plays the sounds: the one focused last
+ * (the windows of a browser tell each other over a BroadcastChannel named after
+ * the game), so two windows of the same seat never both play. A window alone
+ * plays, focused or not.
+ * @param {string} game  a name of the game shared by its windows (its socket path)
+ * @returns {() => boolean}  whether this window plays now
+ */
+export function soundOwner(game) {
+  if (typeof BroadcastChannel !== "function") return () => true;
+  const me = Math.random().toString(36).slice(2);
+  let owner = me;
+  const channel = new BroadcastChannel("cardwar.sound:" + game);
+  const claim = () => { owner = me; channel.postMessage(me); };
+  channel.onmessage = (e) => { if (typeof e.data === "string") owner = e.data; };
+  window.addEventListener("focus", claim);
+  if (document.hasFocus()) claim();
+  return () => owner === me;
+}

@@ -62,6 +62,10 @@
  * @property {string} nobody
  * @property {string} went_out
  * @property {string} game_over
+ * @property {string} you_won
+ * @property {string} you_lost
+ * @property {string} draw_title
+ * @property {string} check_deal
  * @property {string} wins
  * @property {string} win_why
  * @property {string} draw
@@ -260,10 +264,11 @@ export function makeWords(S, locale) {
     }
     return parts.concat(battleOutcome(b, name)).join(" ");
   }
-  /** "Battle 4 of 1,000": the coming battle, or the last one once the game is over.
-   * @param {Game} g */
-  function battleNumber(g) {
-    const n = g.status === "over" ? g.battle : g.battle + 1;
+  /** "Battle 4 of 1,000": the coming battle, or the last one once the game is over
+   * or while its cards are on the table (`onTable`: the heading names the cards below it).
+   * @param {Game} g @param {boolean} [onTable] */
+  function battleNumber(g, onTable = false) {
+    const n = g.status === "over" || (onTable && g.battle > 0) ? g.battle : g.battle + 1;
     if (g.to_move !== undefined) return fmt(S.card_number, { n: num(n) });
     if (g.battle_limit) return fmt(S.battle_of, { n: num(n), limit: num(g.battle_limit) });
     return fmt(S.battle, { n: num(n) });

@@ -1,0 +1,169 @@
+"""Issue 22 in real Chromium: the card table's layout, measured.
+
+At the phone size (390x844) and the desktop size (1280x900), for 2, 3 and 4
+players with a human in every seat (one page per seat, so one game covers every
+table seat), the bounding box of every seat's card turned up and of the
+player's own pile lies inside the viewport after each battle, without
+scrolling; the player's seat is at the bottom of the table; the header is short
+on a phone; the end screen's result line and Rematch button are in view. In
+Beggar-my-neighbour the table's cards and "must pay" are in view too.
+Screenshots of each page go under test-results/layout/ (look at them). The
+pages prefer reduced motion, so that the pot stays on the table while measured.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .helpers import ENDED, create_game, join_game, start_play_server
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "layout"
+NAMES = ["Ann", "Bea", "Cleo", "Dora"]
+
+#: JavaScript: what lies outside the viewport (or is missing), of every seat's card
+#: turned up in the last battle and of our own pile; [] when all is in view
+OUT_OF_VIEW = """(want) => {
+  const out = [];
+  const inside = (e, what) => {
+    if (!e) { out.push(what + ": missing"); return; }
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.left < 0 || r.top < 0
+        || r.right > innerWidth || r.bottom > innerHeight) {
+      out.push(what + ": " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
+    }
+  };
+  for (const s of want) {
+    inside(document.querySelector(`.tseat[data-seat="${s}"] .tplay .pcard`), "card of seat " + s);
+  }
+  inside(document.querySelector(".tseat--you .pile"), "our pile");
+  if (scrollY !== 0) out.push("scrolled by " + scrollY);
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def layout_server(server_factory, tmp_path_factory) -> str:
+    return start_play_server(server_factory, tmp_path_factory, "layout")
+
+
+def _seat_pages(browser, base: str, size: str, players: int, variant: str = "peace"):
+    """A game of ``players`` humans, one page each, started: (contexts, pages by table
+    seat). The stacked deck has no seed: the table seats are the lobby's."""
+    width, height = SIZES[size]
+    # reduced motion: the pot stays on the table (greyed) once taken, so every
+    # page can be measured with the battle's cards in place
+    contexts = [browser.new_context(viewport={"width": width, "height": height}, locale="en-US",
+                                    reduced_motion="reduce") for _ in range(players)]
+    pages = [c.new_page() for c in contexts]
+    if variant == "beggar":  # two players only: no choice of how many
+        pages[0].goto(f"{base}/en/beggar-my-neighbour")
+        form = pages[0].locator("form.start-form")
+        form.locator('input[name="nickname"]').fill(NAMES[0])
+        form.locator('button[type="submit"]').click()
+        pages[0].wait_for_selector("#seat-list li")
+        url = pages[0].url
+    else:
+        url = create_game(pages[0], base, variant=variant, players=players,
+                          seats={n: "friend" for n in range(1, players)}, nickname=NAMES[0])
+    for n in range(1, players):
+        join_game(pages[n], url, NAMES[n])
+    pages[0].wait_for_function(
+        f"document.querySelectorAll('#seat-list .seat-list__name:not(.seat-list__name--open)')"
+        f".length === {players}")
+    pages[0].locator("#start-game").click()
+    for page in pages:
+        page.wait_for_selector("#table:not([hidden]) .tseat--you")
+    return contexts, pages
+
+
+def _check_view(page, want: list[int], shot: str) -> None:
+    out = page.evaluate(OUT_OF_VIEW, want)
+    page.screenshot(path=str(SHOTS / f"{shot}.png"))
+    assert out == [], (shot, out)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seat_sees_every_card_and_its_pile(browser, layout_server, size, players):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts, pages = _seat_pages(browser, layout_server, size, players)
+    try:
+        for seat, page in enumerate(pages):
+            assert page.locator(".tseat--you").get_attribute("data-seat") == str(seat)
+            assert page.locator(".tseat--you").get_attribute("data-pos") == "bottom"
+            you = page.locator(".tseat--you").bounding_box()
+            for other in page.locator(".tseat:not(.tseat--you)").all():
+                assert other.bounding_box()["y"] < you["y"], "our seat is at the bottom"
+            if size == "phone":
+                assert page.locator(".site-header").bounding_box()["height"] <= 64
+        # the stacked deal: everyone plays battle 1 (seats 2 and 3 go out in it),
+        # seats 0 and 1 battle 2, a peace that ends the game
+        for battle, want in ((1, list(range(players))), (2, [0, 1])):
+            for page in pages:
+                if page.locator("#my-pile[aria-disabled='false']").count():
+                    page.locator("#my-pile").click()
+            for seat, page in enumerate(pages):
+                page.wait_for_function(
+                    f"document.getElementById('table').dataset.battle >= {battle}")
+                _check_view(page, want, f"{size}-{players}p-seat{seat}-battle{battle}")
+        for seat, page in enumerate(pages):
+            page.wait_for_selector("#end:not([hidden])", timeout=20_000)
+            page.wait_for_function(ENDED)
+            title = page.locator("#end-title")
+            assert title.inner_text() == ("You won!" if seat == 0 else "You lost")
+            page.wait_for_selector("#rematch-button:not([hidden])")
+            for what in (title, page.locator(".end__result"), page.locator("#rematch-button")):
+                box = what.bounding_box()
+                assert box and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size][1], what
+            page.screenshot(path=str(SHOTS / f"{size}-{players}p-seat{seat}-end.png"))
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_beggar_on_a_phone_keeps_the_table_and_what_is_owed_in_view(browser, layout_server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts, pages = _seat_pages(browser, layout_server, "phone", 2, variant="beggar")
+    try:
+        for seat, page in enumerate(pages):
+            out = page.evaluate("""() => ["#turn-pile", "#turn-owed", ".tseat--you .pile"]
+                .map((q) => [q, document.querySelector(q).getBoundingClientRect()])
+                .filter(([, r]) => r.top < 0 || r.bottom > innerHeight || r.height === 0)
+                .map(([q]) => q)""")
+            page.screenshot(path=str(SHOTS / f"phone-beggar-seat{seat}.png"))
+            assert out == [], (seat, out)
+    finally:
+        for c in contexts:
+            c.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_home_shows_play_buttons_and_the_phone_folds_its_navigation(browser, live_server, size):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    width, height = SIZES[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/en/")
+        play = page.locator(".hero__actions .button").first
+        assert play.inner_text() == "Play Peace"
+        box = play.bounding_box()
+        assert box and box["y"] + box["height"] <= height, "a Play button in the first screen"
+        header = page.locator(".site-header").bounding_box()["height"]
+        nav = page.locator(".site-nav a", has_text="War").first
+        if size == "phone":
+            assert header <= 64, header
+            assert nav.is_hidden()
+            page.locator(".nav-toggle").click()
+            assert page.locator(".nav-toggle").get_attribute("aria-expanded") == "true"
+            assert nav.is_visible()
+        else:
+            assert page.locator(".nav-toggle").is_hidden() and nav.is_visible()
+        page.screenshot(path=str(SHOTS / f"{size}-home.png"))
+    finally:
+        ctx.close()
