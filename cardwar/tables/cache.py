@@ -6,9 +6,12 @@ game has a lock (every change to it runs under it) and may be marked
 may have been missed; a stale table is brought up to the store before it
 is trusted again (:mod:`cardwar.tables.cluster`).
 
-The cache is bounded (a :class:`cachetools.TTLCache`): at most ``size``
+The cache is bounded (a :class:`cachetools.TLRUCache`): at most ``size``
 tables, the least recently used going first, and a table nobody used for
-``idle`` seconds goes too. A table that went is loaded from the store on
+``idle`` seconds goes too; a finished one (status ``over``) nobody used for
+:data:`FINISHED_IDLE` seconds (or ``idle`` if shorter), so that a finished
+game nobody follows leaves memory within a minute (the service's gauges
+sweep the cache every 15 s). A table that went is loaded from the store on
 its next use, as after a restart. Locks live only while someone holds or
 waits for them (a weak dictionary), so they never pile up either.
 """
@@ -18,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from cachetools import TTLCache
+from cachetools import TLRUCache
 
 from .table import Table
 
@@ -32,6 +36,8 @@ DEFAULT_IDLE = 600.0
 #: or a tenth of the idle time if shorter (re-inserting it at every use cost
 #: a tenth of a flip's CPU under load).
 TOUCH_EVERY = 1.0
+#: Seconds a finished table nobody used stays (plus at most one sweep, 15 s).
+FINISHED_IDLE = 45.0
 
 
 @dataclass(slots=True)
@@ -43,10 +49,19 @@ class _Entry:
 
 class TableCache:
     """Tables by game id (at most ``size``, each kept ``idle`` seconds after its
-    last use), a lock per game, and which games are stale."""
+    last use, a finished one :data:`FINISHED_IDLE`), a lock per game, and which
+    games are stale. ``clock``: monotonic seconds (a test passes one it controls)."""
 
-    def __init__(self, size: int = DEFAULT_SIZE, idle: float = DEFAULT_IDLE) -> None:
-        self._tables: TTLCache[str, _Entry] = TTLCache(maxsize=max(1, size), ttl=idle)
+    def __init__(self, size: int = DEFAULT_SIZE, idle: float = DEFAULT_IDLE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        finished = min(idle, FINISHED_IDLE)
+
+        def until(_key: str, entry: _Entry, now: float) -> float:
+            return now + (finished if entry.table.record.status == "over" else idle)
+
+        self._tables: TLRUCache[str, _Entry] = TLRUCache(maxsize=max(1, size), ttu=until,
+                                                         timer=clock)
+        self._clock = clock
         self._touch_every = min(TOUCH_EVERY, idle / 10)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -56,7 +71,7 @@ class TableCache:
             entry = self._tables[game_id]  # one lookup (``get`` makes two)
         except KeyError:
             return None
-        now = time.monotonic()
+        now = self._clock()
         if now - entry.touched >= self._touch_every:
             entry.touched = now
             self._tables[game_id] = entry  # used: its idle time starts again
@@ -80,7 +95,7 @@ class TableCache:
         """
         old = self._tables.get(table.id)
         self._tables[table.id] = _Entry(table, old.stale if old is not None else False,
-                                        time.monotonic())
+                                        self._clock())
         return table
 
     def drop(self, game_id: str) -> None:
@@ -97,6 +112,13 @@ class TableCache:
         """Tables in memory now (those past their idle time are let go first)."""
         self._tables.expire()
         return len(self._tables)
+
+    def by_status(self) -> dict[str, int]:
+        """Tables in memory now by their status: ``{"lobby": n, "playing": n,
+        "over": n}`` (every status present, 0 when none)."""
+        self._tables.expire()
+        counts = Counter(e.table.record.status for e in list(self._tables.values()))
+        return {status: counts.get(status, 0) for status in ("lobby", "playing", "over")}
 
     def lock(self, game_id: str) -> asyncio.Lock:
         """The lock every change of ``game_id`` runs under (keep the returned
