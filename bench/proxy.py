@@ -62,9 +62,11 @@ def local_config(tmp: Path, port: int, backends: list[int]) -> Path:
     if not lines:
         raise SystemExit("deploy/nginx/nginx.conf has no upstream servers: update bench/proxy.py")
     indent, options = lines[0]
-    text = _SERVERS.sub("", text)
     servers = "".join(f"{indent}server 127.0.0.1:{p} {options}\n" for p in backends)
-    text = _swap(text, "    upstream cardwar {\n", "    upstream cardwar {\n" + servers)
+    text = re.sub(r"(?m)^\s*server 127\.0\.0\.1:\d+ max_fails=.*\n", "", text)
+    for upstream in ("cardwar_game", "cardwar"):  # every upstream: the same processes
+        head = f"    upstream {upstream} {{\n"
+        text = _swap(text, head, head + servers)
     temp_paths = "".join(f"    {kind}_temp_path {tmp}/temp/{kind};\n"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     text = _swap(text, "http {\n", "http {\n" + temp_paths)
