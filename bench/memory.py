@@ -76,7 +76,8 @@ def kept(service: TableService) -> dict[str, int]:
 async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="cardwar-memory-"))
     settings = Settings(database=f"sqlite+aiosqlite:///{folder / 'games.db'}",
-                        computer_delay=0.0, flip_timeout=60.0, gone_after=3600.0,
+                        computer_delay=0.0, peace_show=0.0, flip_timeout=60.0,
+                        gone_after=3600.0,
                         testing_stacked_deck=args.stacked,
                         **({"tables_in_memory": args.cache} if args.cache else {}))
     store = Store(settings.database)

@@ -247,11 +247,13 @@ def play(players: list[Player], battles: int) -> None:
 
 
 def _socket_upstreams(run: Run, gid: str, count: int = 0) -> list[str]:
-    """The processes nginx sent ``gid``'s sockets to, in the order they closed
-    (nginx logs a socket's line when it closes), once there are ``count``."""
+    """The processes that served ``gid``'s sockets, in the order they closed
+    (nginx logs a socket's line when it closes), once there are ``count``. The
+    log lists every process nginx tried ("owner, other" while the owner is
+    down): the last one served."""
     deadline = time.monotonic() + 10
     while True:
-        found = [re.search(r'"upstream":"([^"]*)"', line).group(1)
+        found = [re.search(r'"upstream":"([^"]*)"', line).group(1).split(", ")[-1]
                  for line in run.access_log().splitlines()
                  if f'"uri":"/ws/g/{gid}"' in line and '"status":101' in line]
         if len(found) >= count or time.monotonic() > deadline:
