@@ -125,7 +125,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                                 stderr=subprocess.STDOUT)
         servers.append((proc, f"http://127.0.0.1:{port}"))
     for proc, base in servers:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts slowly
         while True:
             if proc.poll() is not None:
                 raise SystemExit(f"server {base} exited; see {logdir}")
@@ -133,7 +133,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                 if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                     break
             if time.monotonic() > deadline:
-                raise SystemExit(f"server {base} not ready; see {logdir}")
+                raise SystemExit(f"server {base} not ready in 120 s; see {logdir}")
             time.sleep(0.1)
     return servers
 

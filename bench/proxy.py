@@ -85,7 +85,7 @@ def start(tmp: Path, port: int, backends: list[int]) -> subprocess.Popen[bytes]:
             [nginx_binary(), "-p", f"{tmp}/", "-e", f"{tmp}/logs/error.log", "-c", str(conf),
              "-g", "daemon off;"],
             stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
             raise SystemExit(f"nginx exited; see {tmp / 'logs'}")
@@ -94,7 +94,7 @@ def start(tmp: Path, port: int, backends: list[int]) -> subprocess.Popen[bytes]:
                 return proc
         if time.monotonic() > deadline:
             stop(proc)
-            raise SystemExit(f"nginx did not answer in 30 s; see {tmp / 'logs'}")
+            raise SystemExit(f"nginx did not answer in 60 s; see {tmp / 'logs'}")
         time.sleep(0.1)
 
 
