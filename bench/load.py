@@ -19,6 +19,19 @@ do) and then ``--seconds`` measured seconds. It reports:
 * server memory per connection: (RSS with everyone connected - RSS before)
   / connections, summed over the server processes.
 
+In the same run, after cardwar, the same load is played against the floor
+(``bench/floor.py``: a bare Starlette WebSocket endpoint under the same uvicorn
+settings, the same frames and one insert per flip into the same kind of
+store), and each run's CPU per flip is printed as a multiple of the floor's
+(``cpu_vs_floor``; ``--no-floor`` skips it). With ``--processes N`` (N > 1)
+the shipped nginx config (deploy/nginx/, ``bench/proxy.py``) runs in front on
+a loopback port, and 1 process then N processes are played behind it at the
+same total load, side by side (``vs_one_process``: the ratios of CPU per flip
+and p99; nginx's own CPU is ``nginx_cpu_ms_per_flip``, not counted as the
+server's). A line per run comes first (with the load average when it was
+measured: figures from a loaded machine are comparable only within a run),
+then the JSON report of the last cardwar run.
+
 Players run in ``--clients`` worker processes (the load generator needs CPU
 too; on a small machine it shares the cores with the server, so figures are
 conservative). Everything binds to 127.0.0.1; counts and duration are capped.
@@ -26,7 +39,8 @@ conservative). Everything binds to 127.0.0.1; counts and duration are capped.
 Examples::
 
     .venv/bin/python bench/load.py --games 1000 --seconds 60
-    .venv/bin/python bench/load.py --processes 2 --postgres --games 1000 --seconds 60
+    .venv/bin/python bench/load.py --processes 2 --postgres --games 400 --rate 2 --seconds 60
+    .venv/bin/python bench/load.py --processes 2 --postgres --direct --games 400  # no nginx
     .venv/bin/python bench/load.py --games 1000 --spectators 17900 --seconds 60
 """
 
@@ -84,29 +98,34 @@ def rss_kib(pid: int) -> int:
 
 
 def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
-                  logdir: Path, profile: bool = False,
+                  logdir: Path, profile: bool = False, floor: bool = False,
                   ) -> list[tuple[subprocess.Popen[bytes], str]]:
     """Start ``n`` ``cardwar serve`` processes; wait until each answers /healthz.
 
     ``profile``: run each under ``bench/cpuprof.py`` (a CPU-time cProfile switched
     on by SIGUSR1, off by SIGUSR2), writing ``logdir/serverN.prof`` at exit.
+    ``floor``: ``bench/floor.py`` instead of cardwar (``redis`` unused).
     """
     import httpx2 as httpx
 
     servers = []
     for i in range(n):
         port = free_port()
-        entry = ([str(ROOT / "bench" / "cpuprof.py"), str(logdir / f"server{i}.prof")]
-                 if profile else ["-m", "cardwar.cli"])
-        cmd = [sys.executable, *entry, "serve", "--port", str(port), "--database", database]
-        if redis:
-            cmd += ["--redis", redis]
-        log = (logdir / f"server{i}.log").open("wb")
+        if floor:
+            cmd = [sys.executable, str(ROOT / "bench" / "floor.py"), "--port", str(port),
+                   "--database", database]
+        else:
+            entry = ([str(ROOT / "bench" / "cpuprof.py"), str(logdir / f"server{i}.prof")]
+                     if profile else ["-m", "cardwar.cli"])
+            cmd = [sys.executable, *entry, "serve", "--port", str(port), "--database", database]
+            if redis:
+                cmd += ["--redis", redis]
+        log = (logdir / f"{'floor' if floor else 'server'}{i}.log").open("wb")
         proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=log,
                                 stderr=subprocess.STDOUT)
         servers.append((proc, f"http://127.0.0.1:{port}"))
     for proc, base in servers:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts slowly
         while True:
             if proc.poll() is not None:
                 raise SystemExit(f"server {base} exited; see {logdir}")
@@ -114,7 +133,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                 if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                     break
             if time.monotonic() > deadline:
-                raise SystemExit(f"server {base} not ready; see {logdir}")
+                raise SystemExit(f"server {base} not ready in 120 s; see {logdir}")
             time.sleep(0.1)
     return servers
 
@@ -401,57 +420,78 @@ def _worker(games: list[tuple[str, str]], rate: float, seconds: float, warmup: f
     out.put(stats)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print a JSON report (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
-    ap.add_argument("--warmup", type=float, default=5.0,
-                    help="seconds of play before measuring (not counted)")
-    ap.add_argument("--rate", type=float, default=1.0, help="flips per player per second")
-    ap.add_argument("--processes", type=int, default=1, help="server processes")
-    ap.add_argument("--postgres", action="store_true",
-                    help=f"PostgreSQL ({PG_URL}) + Redis ({REDIS_URL}) instead of SQLite")
-    ap.add_argument("--clients", type=int, default=2, help="load generator processes")
-    ap.add_argument("--same-process", action="store_true",
-                    help="both players of a game on one server (default: across servers)")
-    ap.add_argument("--together", action="store_true",
-                    help="both players of a game flip at the same instant (worst case); "
-                         "default: each at its own random moment of the period")
-    ap.add_argument("--spectators", type=int, default=0,
-                    help="idle sockets too: spectators of tables waiting in the lobby "
-                         f"(at most {MAX_SPECTATORS}), answering heartbeats")
-    ap.add_argument("--per-table", type=int, default=18, help="spectators per waiting table")
-    ap.add_argument("--profile", action="store_true",
-                    help="profile the servers' CPU time during the measured seconds "
-                         "(slower; .prof files in the log folder)")
-    args = ap.parse_args(argv)
-    games = max(1, min(args.games, MAX_GAMES))
-    spectators = max(0, min(args.spectators, MAX_SPECTATORS))
-    args.per_table = max(1, min(args.per_table, 1000))
-    seconds = max(1.0, min(args.seconds, MAX_SECONDS))
-    warmup = max(0.0, min(args.warmup, 60.0))
-    if args.processes > 1 and not args.postgres:
-        ap.error("several processes need --postgres (and Redis)")
+class _Run:
+    """One measured run: ``processes`` servers (cardwar or the floor), optionally
+    behind the shipped nginx, under the load ``args`` describes."""
 
-    tmp = Path(tempfile.mkdtemp(prefix="cardwar-load-"))
-    schema = None
-    # Every simulated player comes from 127.0.0.1: lift the per-address limits
-    # (web/guard.py) that protect a public site from one client.
-    env = {"PYTHONUNBUFFERED": "1",
-           "CARDWAR_CREATES_PER_MINUTE": "1000000", "CARDWAR_JOINS_PER_MINUTE": "1000000",
-           "CARDWAR_REMATCHES_PER_MINUTE": "1000000", "CARDWAR_SOCKETS_PER_ADDRESS": "1000000"}
-    if args.postgres:
-        schema = f"cw_load_{secrets.token_hex(4)}"
-        database = f"{PG_URL}?search_path={schema}"
-        redis: str | None = REDIS_URL
-        env["CARDWAR_REDIS_PREFIX"] = f"cwload-{schema}:"
-    else:
-        database = f"sqlite+aiosqlite:///{tmp / 'games.db'}"
-        redis = None
-    servers = start_servers(args.processes, database, redis, env, tmp, args.profile)
-    try:
-        bases = [b for _, b in servers]
+    def __init__(self, args: argparse.Namespace, processes: int, *, floor: bool = False,
+                 proxy: bool = False) -> None:
+        self.args, self.processes, self.floor, self.proxy = args, processes, floor, proxy
+
+    @property
+    def label(self) -> str:
+        """What ran, e.g. ``cardwar, 2 process(es) behind nginx, PostgreSQL + Redis``."""
+        store = "PostgreSQL + Redis" if self.args.postgres else "SQLite"
+        if self.floor:
+            store = "PostgreSQL" if self.args.postgres else "SQLite"
+        where = " behind nginx" if self.proxy else ""
+        name = "floor (bench/floor.py)" if self.floor else "cardwar"
+        return f"{name}, {self.processes} process(es){where}, {store}"
+
+    def go(self) -> dict[str, Any]:
+        """Start everything, play, stop everything; the run's report."""
+        args = self.args
+        tmp = Path(tempfile.mkdtemp(prefix="cardwar-load-"))
+        schema = None
+        # Every simulated player comes from 127.0.0.1: lift the per-address limits
+        # (web/guard.py) that protect a public site from one client.
+        env = {"PYTHONUNBUFFERED": "1",
+               "CARDWAR_CREATES_PER_MINUTE": "1000000", "CARDWAR_JOINS_PER_MINUTE": "1000000",
+               "CARDWAR_REMATCHES_PER_MINUTE": "1000000",
+               "CARDWAR_SOCKETS_PER_ADDRESS": "1000000"}
+        if args.postgres:
+            schema = f"cw_load_{secrets.token_hex(4)}"
+            database = f"{PG_URL}?search_path={schema}"
+            redis: str | None = REDIS_URL
+            env["CARDWAR_REDIS_PREFIX"] = f"cwload-{schema}:"
+        else:
+            database = f"sqlite+aiosqlite:///{tmp / 'games.db'}"
+            redis = None
+        nginx = None
+        servers = start_servers(self.processes, database, redis, env, tmp,
+                                args.profile and not self.floor, self.floor)
+        try:
+            bases = [b for _, b in servers]
+            if self.proxy:
+                from proxy import start as start_nginx
+
+                port = free_port()
+                nginx = start_nginx(tmp / "nginx", port,
+                                    [int(b.rsplit(":", 1)[1]) for b in bases])
+                bases = [f"http://127.0.0.1:{port}"]
+            report = self._play(servers, bases, nginx)
+        finally:
+            if nginx is not None:
+                from proxy import stop as stop_nginx
+
+                stop_nginx(nginx)
+            for proc, _ in servers:
+                proc.send_signal(signal.SIGINT)  # lets cProfile write its file
+            for proc, _ in servers:
+                with suppress(Exception):
+                    proc.wait(15)
+            if schema:
+                _drop_schema(schema)
+        report["server_logs"] = str(tmp)
+        return report
+
+    def _play(self, servers: list[tuple[subprocess.Popen[bytes], str]], bases: list[str],
+              nginx: subprocess.Popen[bytes] | None) -> dict[str, Any]:
+        args = self.args
+        games = max(1, min(args.games, MAX_GAMES))
+        spectators = 0 if self.floor else max(0, min(args.spectators, MAX_SPECTATORS))
+        seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+        warmup = max(0.0, min(args.warmup, 60.0))
         pairs = []
         for i in range(games):
             a = bases[i % len(bases)]
@@ -480,14 +520,20 @@ def main(argv: list[str] | None = None) -> int:
         rss1 = sum(rss_kib(p.pid) for p, _ in servers)
         go.set()
         time.sleep(warmup)
-        if args.profile:
+        if args.profile and not self.floor:
             for p, _ in servers:
                 p.send_signal(signal.SIGUSR1)
+        from proxy import group_pids
+
+        proxies = group_pids(nginx) if nginx is not None else []
+        load0 = os.getloadavg()
         cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
+        pcpu0 = [cpu_seconds(pid) for pid in proxies]
         wcpu0 = [cpu_seconds(w.pid) for w in workers]
         time.sleep(seconds)
         cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
-        if args.profile:
+        pcpu1 = [cpu_seconds(pid) for pid in proxies]
+        if args.profile and not self.floor:
             for p, _ in servers:
                 p.send_signal(signal.SIGUSR2)
         wcpu1 = [cpu_seconds(w.pid) for w in workers]
@@ -495,53 +541,123 @@ def main(argv: list[str] | None = None) -> int:
         for proc in workers:
             proc.join(10)
         rss2 = sum(rss_kib(p.pid) for p, _ in servers)
-    finally:
-        for proc, _ in servers:
-            proc.send_signal(signal.SIGINT)  # lets cProfile write its file
-        for proc, _ in servers:
-            with suppress(Exception):
-                proc.wait(15)
-        if schema:
-            _drop_schema(schema)
-    lat = sorted(x for r in results for x in r["latencies"])
-    connections = sum(r.get("connected", 0) for r in results)
-    span = seconds
-    flips = sum(r["flips"] for r in results)
+        lat = sorted(x for r in results for x in r["latencies"])
+        flips = sum(r["flips"] for r in results)
 
-    def pct(q: float) -> float | None:
-        return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 2) if lat else None
+        def pct(q: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 2) if lat else None
 
-    report = {
-        "setup": f"{args.processes} process(es), "
-                 f"{'PostgreSQL + Redis' if args.postgres else 'SQLite'}, "
-                 f"{'same' if args.same_process or args.processes == 1 else 'different'}"
-                 " server(s) per game's players",
-        "games": games, "spectators": spectators, "connections": connections,
-        "seconds": span, "warmup": warmup,
-        "target_flips_per_s": round(2 * games * args.rate, 1),
-        "flips_per_s": round(flips / span, 1),
-        "battles_per_s": round(sum(r["battles"] for r in results) / span, 1),
-        "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
-                       "max": round(lat[-1] * 1000, 2) if lat else None,
-                       "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
-        "errors": sum(r["errors"] for r in results),
-        "setup_errors": sum(r["setup_errors"] for r in results),
-        "games_ended_and_replaced": sum(r["finished"] for r in results),
-        "battles_played_by_idle_timer": sum(r["timer_played"] for r in results),
-        "last_error": next((r["last_error"] for r in results if r["last_error"]), None),
-        "server_rss_mib": {"before": round(rss0 / 1024, 1), "connected": round(rss1 / 1024, 1),
-                           "after": round(rss2 / 1024, 1)},
-        "server_cpu_percent": [round(100 * (b - a) / seconds)
-                               for a, b in zip(cpu0, cpu1, strict=True)],
-        "server_cpu_ms_per_flip": round(1000 * sum(b - a for a, b in zip(cpu0, cpu1, strict=True))
-                                        / max(1, flips), 3),
-        "client_cpu_percent": [round(100 * (b - a) / seconds)
-                               for a, b in zip(wcpu0, wcpu1, strict=True)],
-        "kib_per_connection": round((rss1 - rss0) / max(1, connections), 1),
-        "connect_seconds": round(setup_s, 1),
-        "server_logs": str(tmp),
-    }
-    print(json.dumps(report, indent=2))
+        def per_flip(a: list[float], b: list[float]) -> float:
+            return round(1000 * sum(y - x for x, y in zip(a, b, strict=True)) / max(1, flips), 3)
+
+        return {
+            "setup": self.label
+                     + (", same" if args.same_process or len(bases) == 1 else ", different")
+                     + " address(es) per game's players",
+            "games": games, "spectators": spectators,
+            "connections": sum(r.get("connected", 0) for r in results),
+            "seconds": seconds, "warmup": warmup,
+            "load_average": [round(x, 2) for x in load0],
+            "target_flips_per_s": round(2 * games * args.rate, 1),
+            "flips_per_s": round(flips / seconds, 1),
+            "battles_per_s": round(sum(r["battles"] for r in results) / seconds, 1),
+            "latency_ms": {"p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99),
+                           "max": round(lat[-1] * 1000, 2) if lat else None,
+                           "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None},
+            "errors": sum(r["errors"] for r in results),
+            "setup_errors": sum(r["setup_errors"] for r in results),
+            "games_ended_and_replaced": sum(r["finished"] for r in results),
+            "battles_played_by_idle_timer": sum(r["timer_played"] for r in results),
+            "last_error": next((r["last_error"] for r in results if r["last_error"]), None),
+            "server_rss_mib": {"before": round(rss0 / 1024, 1),
+                               "connected": round(rss1 / 1024, 1),
+                               "after": round(rss2 / 1024, 1)},
+            "server_cpu_percent": [round(100 * (b - a) / seconds)
+                                   for a, b in zip(cpu0, cpu1, strict=True)],
+            "server_cpu_ms_per_flip": per_flip(cpu0, cpu1),
+            **({"nginx_cpu_ms_per_flip": per_flip(pcpu0, pcpu1)} if proxies else {}),
+            "client_cpu_percent": [round(100 * (b - a) / seconds)
+                                   for a, b in zip(wcpu0, wcpu1, strict=True)],
+            "kib_per_connection": round((rss1 - rss0) / max(1, sum(
+                r.get("connected", 0) for r in results)), 1),
+            "connect_seconds": round(setup_s, 1),
+        }
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a and b else None
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    """The runs side by side, one line each (no braces: the JSON report follows)."""
+    lines = ["setup | server CPU ms/flip | x floor | p99 ms | max ms | flips/s | load avg"]
+    for r in rows:
+        lines.append(" | ".join(str(x) for x in (
+            r["setup"], r["server_cpu_ms_per_flip"], r.get("cpu_vs_floor", "-"),
+            r["latency_ms"]["p99"], r["latency_ms"]["max"], r["flips_per_s"],
+            " ".join(str(x) for x in r["load_average"]))))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark: side-by-side lines, then a JSON report (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=30.0, help="measured seconds")
+    ap.add_argument("--warmup", type=float, default=5.0,
+                    help="seconds of play before measuring (not counted)")
+    ap.add_argument("--rate", type=float, default=1.0, help="flips per player per second")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="server processes; more than 1: behind the shipped nginx, "
+                         "run after 1 process behind the same nginx at the same load")
+    ap.add_argument("--postgres", action="store_true",
+                    help=f"PostgreSQL ({PG_URL}) + Redis ({REDIS_URL}) instead of SQLite")
+    ap.add_argument("--clients", type=int, default=2, help="load generator processes")
+    ap.add_argument("--same-process", action="store_true",
+                    help="without nginx: both players of a game on one server "
+                         "(default: across servers)")
+    ap.add_argument("--direct", action="store_true",
+                    help="several processes without nginx: players connect to the "
+                         "processes themselves (no side-by-side run)")
+    ap.add_argument("--together", action="store_true",
+                    help="both players of a game flip at the same instant (worst case); "
+                         "default: each at its own random moment of the period")
+    ap.add_argument("--spectators", type=int, default=0,
+                    help="idle sockets too: spectators of tables waiting in the lobby "
+                         f"(at most {MAX_SPECTATORS}), answering heartbeats")
+    ap.add_argument("--per-table", type=int, default=18, help="spectators per waiting table")
+    ap.add_argument("--no-floor", action="store_true",
+                    help="skip the floor run (bench/floor.py under the same load)")
+    ap.add_argument("--profile", action="store_true",
+                    help="profile the servers' CPU time during the measured seconds "
+                         "(slower; .prof files in the log folder)")
+    args = ap.parse_args(argv)
+    args.per_table = max(1, min(args.per_table, 1000))
+    if args.processes > 1 and not args.postgres:
+        ap.error("several processes need --postgres (and Redis)")
+    processes = max(1, min(args.processes, 8))
+    runs = []
+    if processes > 1 and not args.direct:
+        runs.append(_Run(args, 1, proxy=True))
+    runs.append(_Run(args, processes, proxy=processes > 1 and not args.direct))
+    reports = [run.go() for run in runs]
+    main_report = reports[-1]
+    if not args.no_floor:
+        floor = _Run(args, 1, floor=True).go()
+        for r in reports:
+            r["cpu_vs_floor"] = _ratio(r["server_cpu_ms_per_flip"],
+                                       floor["server_cpu_ms_per_flip"])
+        main_report["floor"] = floor
+        reports.append(floor)
+    if len(runs) > 1:
+        one = reports[0]
+        main_report["one_process"] = one
+        main_report["vs_one_process"] = {
+            "server_cpu_ms_per_flip": _ratio(main_report["server_cpu_ms_per_flip"],
+                                             one["server_cpu_ms_per_flip"]),
+            "p99": _ratio(main_report["latency_ms"]["p99"], one["latency_ms"]["p99"])}
+    print(_table(reports))
+    print(json.dumps(main_report, indent=2))
     return 0
 
 

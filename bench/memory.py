@@ -7,7 +7,12 @@ the timers play it, as an idle player's would be) and disconnects once it is
 over. After every ``--every`` finished games it prints the process's RSS and
 what it keeps per game (cached tables, games with clocks or presence). With
 a bounded cache and per-game structures dropped at a game's end, the RSS
-levels off; before issue 10 it grew with every game.
+levels off; before issue 10 it grew with every game. Then the service's
+clock (an offset on the monotonic one) jumps ``--later`` seconds (default a
+minute), the cache is swept as the service's gauges sweep it, and a last
+line gives what is still held per finished game (``held_kib_per_game``:
+RSS over the RSS before the first game, per game; issue 23's target is at
+most 20 KiB).
 
 Example::
 
@@ -28,7 +33,7 @@ from pathlib import Path
 from cardwar.bus import open_bus
 from cardwar.settings import Settings
 from cardwar.store import Store
-from cardwar.tables import TableService
+from cardwar.tables import TableService, hash_secret
 
 
 def rss_kib() -> int:
@@ -42,17 +47,21 @@ def rss_kib() -> int:
 async def play_one(service: TableService, variant: str) -> None:
     """Create, start and auto-play one game (seat 0 human, seat 1 computer) to
     its end (the caller bounds the time: ``asyncio.timeout``)."""
-    table, _ = await service.create(variant, 2, computers=(1,), nickname="Ann")
+    table, secret = await service.create(variant, 2, computers=(1,), nickname="Ann")
     gid = table.id
-    await service.connect(gid, 0)
+    seat = table.seat_of(hash_secret(secret))
+    assert seat is not None
+    await service.connect(gid, seat)
     try:
         async with service.bus.subscribe(gid) as events:  # until the game's "over" event
-            await service.start(gid, 0)
-            await service.set_auto(gid, 0, True)
+            await service.start(gid, seat)
+            playing = (await service.get(gid)).seat_of(hash_secret(secret))
+            assert playing is not None  # the start draws the seating (RULES.md 9)
+            await service.set_auto(gid, playing, True)
             while (await events.get())["type"] != "over":
                 pass
     finally:
-        await service.disconnect(gid, 0)
+        await service.disconnect(gid, seat)
 
 
 def kept(service: TableService) -> dict[str, int]:
@@ -67,13 +76,15 @@ def kept(service: TableService) -> dict[str, int]:
 async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="cardwar-memory-"))
     settings = Settings(database=f"sqlite+aiosqlite:///{folder / 'games.db'}",
-                        computer_delay=0.0, flip_timeout=60.0, gone_after=3600.0,
+                        computer_delay=0.0, peace_show=0.0, flip_timeout=60.0,
+                        gone_after=3600.0,
                         testing_stacked_deck=args.stacked,
                         **({"tables_in_memory": args.cache} if args.cache else {}))
     store = Store(settings.database)
     await store.migrate()
     bus = open_bus(None, settings.redis_prefix, settings.presence_ttl)
-    service = TableService(store, bus, settings)
+    offset = [0.0]
+    service = TableService(store, bus, settings, lambda: time.monotonic() + offset[0])
     start = time.perf_counter()
     base = rss_kib()
     print(json.dumps({"games": 0, "rss_mib": round(base / 1024, 1), **kept(service)}))
@@ -96,6 +107,13 @@ async def main(args: argparse.Namespace) -> None:
                     "growth_kib_per_game": round((rss_kib() - base) / done, 1),
                     "seconds": round(time.perf_counter() - start, 1), **kept(service)}),
                     flush=True)
+        offset[0] += args.later  # every socket is closed: a minute passes
+        len(service.cache)  # the sweep of the service's gauges (every 15 s)
+        gc.collect()
+        print(json.dumps({
+            "games": done, "after_seconds": args.later, "rss_mib": round(rss_kib() / 1024, 1),
+            "held_kib_per_game": round((rss_kib() - base) / max(1, done), 1),
+            **kept(service)}), flush=True)
     finally:
         await service.close()
         await bus.close()
@@ -111,6 +129,8 @@ if __name__ == "__main__":
     parser.add_argument("--stacked", action="store_true",
                         help="deal the short stacked test deck (quick games)")
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--later", type=float, default=60.0,
+                        help="seconds the clock jumps after the last game (default: a minute)")
     parser.add_argument("--cache", type=int, default=0,
                         help="tables kept in memory (default: the setting's default)")
     parsed = parser.parse_args()

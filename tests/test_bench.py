@@ -1,6 +1,8 @@
-"""The load benchmark still runs against today's server: a short run with
-a few games and spectators, every game set up and every flip answered (it
-once failed silently when the site began limiting games per address)."""
+"""The benchmarks still run against today's server (short runs, no timing
+assertions): every game set up and every flip answered (the load benchmark
+once failed silently when the site began limiting games per address), the
+floor run beside cardwar's, nginx in front of two processes, and the memory
+benchmark's line after each batch of games."""
 
 from __future__ import annotations
 
@@ -8,21 +10,64 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_short_load_run_sets_up_every_game_and_answers_every_flip():
+def run_bench(script: str, *args: str) -> str:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"), "--games", "40", "--spectators", "36",
-         "--seconds", "3", "--warmup", "1"],
-        capture_output=True, text=True, timeout=180, cwd=ROOT, check=False)
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        capture_output=True, text=True, timeout=240, cwd=ROOT, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
-    report = json.loads(run.stdout[run.stdout.index("{"):])
+    return run.stdout
+
+
+def load_report(stdout: str) -> tuple[list[str], dict[str, Any]]:
+    """The side-by-side lines and the JSON report of ``bench/load.py``."""
+    head, brace, rest = stdout.partition("{")
+    return head.strip().splitlines(), json.loads(brace + rest)
+
+
+def assert_clean(report: dict[str, Any], connections: int) -> None:
     assert report["setup_errors"] == 0, report["last_error"]
     assert report["errors"] == 0, report["last_error"]
-    assert report["connections"] == 2 * 40 + 36
-    # 80 players flipping once a second for 3 s; every battle reached both players
-    assert report["flips_per_s"] > 40
+    assert report["connections"] == connections
     assert report["latency_ms"]["p50"] is not None
     assert report["server_cpu_ms_per_flip"] > 0
+
+
+def test_a_short_load_run_sets_up_every_game_and_answers_every_flip():
+    lines, report = load_report(run_bench(
+        "load.py", "--games", "40", "--spectators", "36", "--seconds", "3", "--warmup", "1"))
+    assert_clean(report, 2 * 40 + 36)
+    # 80 players flipping once a second for 3 s; every battle reached both players
+    assert report["flips_per_s"] > 40
+    # the floor ran under the same load, and cardwar's CPU is given as a multiple of it
+    assert_clean(report["floor"], 2 * 40)
+    assert report["floor"]["setup"].startswith("floor (bench/floor.py), 1 process(es), SQLite")
+    assert report["cpu_vs_floor"] > 0
+    assert [line.split(" | ")[0].split(",")[0] for line in lines[1:]] == ["cardwar", "floor "
+                                                                          "(bench/floor.py)"]
+
+
+def test_two_processes_run_behind_nginx_beside_one():
+    lines, report = load_report(run_bench(
+        "load.py", "--processes", "2", "--postgres", "--games", "10", "--seconds", "2",
+        "--warmup", "1", "--no-floor"))
+    assert_clean(report, 20)
+    assert_clean(report["one_process"], 20)
+    assert report["setup"].startswith("cardwar, 2 process(es) behind nginx, PostgreSQL + Redis")
+    assert report["one_process"]["setup"].startswith("cardwar, 1 process(es) behind nginx")
+    assert report["nginx_cpu_ms_per_flip"] > 0
+    assert len(report["server_cpu_percent"]) == 2
+    assert set(report["vs_one_process"]) == {"server_cpu_ms_per_flip", "p99"}
+    assert len(lines) == 3  # the header and a line per run
+
+
+def test_the_memory_benchmark_prints_rss_after_each_batch():
+    out = run_bench("memory.py", "--games", "20", "--every", "10", "--parallel", "10",
+                    "--stacked")
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [r["games"] for r in rows[:3]] == [0, 10, 20]
+    assert all(r["rss_mib"] > 0 for r in rows)

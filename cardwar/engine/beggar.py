@@ -259,6 +259,10 @@ class BeggarGame:
         self.outcome = outcome
         self.reason = reason
         self.winner = winner
+        # the positions seen were for the cycle check (RULES.md 10.8; the cycle
+        # found is in ``self.cycle``): nothing is played after the end, so a
+        # finished game keeps its state, not its history
+        self._seen = {}
 
     def put_down(self) -> CardResult:
         """The seat to move puts down its top card; pay, take and end as RULES.md 10 says.

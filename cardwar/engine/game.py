@@ -295,6 +295,9 @@ class Game:
         self.outcome = outcome
         self.reason = reason
         self.winner = winner
+        # the positions seen were for the repeat check (RULES.md 7): no battle
+        # follows the end, so a finished game keeps its state, not its history
+        self._seen = set()
 
     def play_to_end(self) -> list[BattleResult]:
         """Play battles until the game ends; return every result in order.

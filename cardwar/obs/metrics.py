@@ -14,7 +14,7 @@ metric                                 type        updated by
 ``cardwar_flip_to_result_seconds``     histogram   :func:`battle_played` and
                                                    :func:`card_put_down` (``latency_s``)
 ``cardwar_stale_writes_total``         counter     :func:`stale_write`
-``cardwar_tables_in_memory``           gauge       :func:`set_tables_in_memory` (summed)
+``cardwar_tables_in_memory{status}``   gauge       :func:`set_tables_in_memory` (summed)
 ``cardwar_limited_total{what}``        counter     :func:`limited` (requests and sockets
                                                    refused by the per-client limits)
 =====================================  ==========  ==========================================
@@ -65,6 +65,7 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Mapping
 
 from prometheus_client import (
     GC_COLLECTOR,
@@ -176,7 +177,9 @@ OPEN_CONNECTIONS = Gauge(
 )
 TABLES_IN_MEMORY = Gauge(
     "cardwar_tables_in_memory",
-    "Game tables cached in memory (summed over live server processes).",
+    "Game tables cached in memory by status: lobby, playing, over "
+    "(summed over live server processes).",
+    ["status"],
     registry=REGISTRY,
     multiprocess_mode="livesum",
 )
@@ -256,9 +259,11 @@ def _step(counter: Counter, variant: str, latency_s: float | None) -> None:
         FLIP_TO_RESULT.observe(latency_s)
 
 
-def set_tables_in_memory(n: int) -> None:
-    """Report how many tables this process keeps cached (``n`` >= 0)."""
-    TABLES_IN_MEMORY.set(n)
+def set_tables_in_memory(by_status: Mapping[str, int]) -> None:
+    """Report how many tables this process keeps cached: status -> count (>= 0),
+    every status given (a status left out keeps its last count)."""
+    for status, n in by_status.items():
+        TABLES_IN_MEMORY.labels(status=status).set(n)
 
 
 def limited(what: str) -> None:

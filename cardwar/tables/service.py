@@ -79,7 +79,7 @@ class TableService:
         self.store = store
         self.bus = bus
         self.settings = settings
-        self.cache = TableCache(settings.tables_in_memory, settings.table_idle)
+        self.cache = TableCache(settings.tables_in_memory, settings.table_idle, clock)
         self.clocks = Clocks(settings, self.flip, self._is_gone, clock)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
                                  self.leave)
@@ -518,7 +518,7 @@ class TableService:
         async def gauges() -> None:
             while True:
                 await self.refresh_games_in_progress()
-                set_tables_in_memory(len(self.cache))
+                set_tables_in_memory(self.cache.by_status())
                 await asyncio.sleep(gauge_interval)
 
         if self._gauges is None:

@@ -24,7 +24,7 @@ async def metrics_endpoint(request: Request) -> Response:
     """
     tables = getattr(request.app.state, "tables", None)
     if tables is not None:
-        set_tables_in_memory(len(tables.cache))
+        set_tables_in_memory(tables.cache.by_status())
     body, content_type = metrics_response(request.headers.get("accept"))
     return Response(
         body, headers={"Content-Type": content_type, "Cache-Control": "no-store"}

@@ -162,15 +162,16 @@ class Connection:
         async with self._send_lock:
             await self.ws.send_text(text)
 
-    async def error(self, table: Table, code: str) -> None:
-        """Send an ``error`` frame with the translation key ``code``."""
-        await self.send(table, {"type": "error", "seq": None, "code": code})
+    async def error(self, table: Table | None, code: str) -> None:
+        """Send an ``error`` frame with the translation key ``code`` (the same for
+        every viewer: ``table`` is not needed)."""
+        await self.send_text(dumps({"type": "error", "seq": None, "code": code}))
 
-    async def too_fast(self, table: Table) -> None:
+    async def too_fast(self) -> None:
         """Warn with a ``rate_limited`` frame; past ``settings.flood_warnings``
         warnings in :data:`FLOOD_PERIOD` seconds, close the socket (1008) instead."""
         if await hit(self._warnings):
-            await self.error(table, "rate_limited")
+            await self.error(None, "rate_limited")
             return
         limited("flood")
         log.info("closing a flooding socket of game %s", self.game_id)
@@ -322,18 +323,15 @@ class Connection:
                                         "code": ErrorCode.UNAVAILABLE.value}))
 
     async def _handle(self, raw: str | bytes | None) -> None:
-        table = await self.service.get(self.game_id)
-        if table is None:  # removed meanwhile (an expired lobby): say so, never silence
-            await self.send_text(dumps({"type": "error", "seq": None,
-                                        "code": ErrorCode.NO_GAME.value}))
-            return
+        # the socket's limits, parsing and heartbeats need no table: a flood or
+        # a heartbeat costs no lookup (issue 23)
         if not await hit(self._messages):
-            await self.too_fast(table)
+            await self.too_fast()
             return
         try:
             msg = parse_message(raw)
         except ProtocolError:
-            await self.error(table, "bad_message")
+            await self.error(None, "bad_message")
             return
         if isinstance(msg, Pong):
             if msg.id is not None and self.trips is not None:
@@ -341,6 +339,13 @@ class Connection:
             return
         if isinstance(msg, Ping):
             await self.send_text(PONG)
+            return
+        if isinstance(msg, Flip) and self._flips is not None and not await hit(self._flips):
+            await self.too_fast()
+            return
+        table = await self.service.get(self.game_id)
+        if table is None:  # removed meanwhile (an expired lobby): say so, never silence
+            await self.error(None, ErrorCode.NO_GAME.value)
             return
         if isinstance(msg, React) and self.seat is None:  # spectators react too
             try:
@@ -353,10 +358,7 @@ class Connection:
             await self.error(table, "not_seated")
             return
         try:
-            if isinstance(msg, Flip):
-                if self._flips is None or not await hit(self._flips):
-                    await self.too_fast(table)
-                    return
+            if isinstance(msg, Flip):  # seated: its flip limit was checked above
                 counted = await self.service.flip(self.game_id, self.seat, "player", msg.battle)
                 if not counted and msg.battle is not None:
                     await self._behind(msg.battle)

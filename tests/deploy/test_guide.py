@@ -246,27 +246,60 @@ def play(players: list[Player], battles: int) -> None:
         time.sleep(0.2)
 
 
+def _socket_upstreams(run: Run, gid: str, count: int = 0) -> list[str]:
+    """The processes that served ``gid``'s sockets, in the order they closed
+    (nginx logs a socket's line when it closes), once there are ``count``. The
+    log lists every process nginx tried ("owner, other" while the owner is
+    down): the last one served."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = [re.search(r'"upstream":"([^"]*)"', line).group(1).split(", ")[-1]
+                 for line in run.access_log().splitlines()
+                 if f'"uri":"/ws/g/{gid}"' in line and '"status":101' in line]
+        if len(found) >= count or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 def check_game_across_processes(run: Run) -> None:
-    """A game whose sockets land on both processes, one process stopped and
-    started in the middle; every event reaches both players once, in order."""
+    """One owner per game: nginx sends every socket of a game to one process
+    (the hash of its id); the owner stopped in the middle, the game goes on at
+    the other, and back at the owner once it is up again; every event reaches
+    both players once, in order."""
     ann, bob, gid = two_players(run)
     play([ann, bob], 3)
-    run.systemctl("stop", f"cardwar@{run.p1}")
-    for p in (ann, bob):  # the page reconnects; nginx sends it to the process still up
+    for p in (ann, bob):
         p.close()
+    first = _socket_upstreams(run, gid, 2)
+    assert len(first) == 2 and len(set(first)) == 1, first  # both players on the owner
+    owner = int(first[0].rsplit(":", 1)[1])
+    other = run.p2 if owner == run.p1 else run.p1
+    run.systemctl("stop", f"cardwar@{owner}")
+    for p in (ann, bob):  # the page reconnects; nginx sends it to the process still up
         p.connect()
     play([ann, bob], 3)
-    run.systemctl("start", f"cardwar@{run.p1}")
-    wait_healthy(f"http://127.0.0.1:{run.p1}")
+    for p in (ann, bob):
+        p.close()
+    while_down = _socket_upstreams(run, gid, 4)[2:]
+    assert while_down == [f"127.0.0.1:{other}"] * 2, while_down
+    run.systemctl("start", f"cardwar@{owner}")
+    wait_healthy(f"http://127.0.0.1:{owner}")
+    # the pages reconnect until nginx tries the owner again (it may have been
+    # taken for down for fail_timeout, 10 s): bounded, 20 tries
+    for tries in range(20):
+        for p in (ann, bob):
+            p.connect()
+            p.close()
+        if _socket_upstreams(run, gid, 6 + 2 * tries)[-2:] == [f"127.0.0.1:{owner}"] * 2:
+            break
+        time.sleep(1)
+    for p in (ann, bob):
+        p.connect()
     play([ann, bob], 3)
     assert ann.battles == bob.battles and sorted(ann.battles) == list(range(1, 10))
     for p in (ann, bob):
         p.close()
-    run.access_log(until=f'"uri":"/ws/g/{gid}","status":101')
-    time.sleep(0.5)  # the last sockets' lines
-    upstreams = {re.search(r'"upstream":"([^"]*)"', line).group(1)
-                 for line in run.access_log().splitlines() if f"/ws/g/{gid}" in line}
-    assert {f"127.0.0.1:{run.p1}", f"127.0.0.1:{run.p2}"} <= upstreams, upstreams
+    assert _socket_upstreams(run, gid, 8 + 2 * tries)[-2:] == [f"127.0.0.1:{owner}"] * 2
 
 
 def check_acme_challenge(run: Run, base: str) -> None:

@@ -10,10 +10,15 @@ import time
 from play.helpers import create, finish, join, make_client, until, ws
 
 
-def tables_in_memory(c) -> int:
-    found = re.search(r"^cardwar_tables_in_memory (\S+)$", c.get("/metrics").text, re.M)
+def tables_by_status(c) -> dict[str, int]:
+    found = re.findall(r'^cardwar_tables_in_memory\{status="(\w+)"\} (\S+)$',
+                       c.get("/metrics").text, re.M)
     assert found, "no tables-in-memory gauge"
-    return int(float(found.group(1)))
+    return {status: int(float(n)) for status, n in found}
+
+
+def tables_in_memory(c) -> int:
+    return sum(tables_by_status(c).values())
 
 
 def test_the_cache_keeps_at_most_its_size_and_evicted_tables_come_back(tmp_path):

@@ -3,11 +3,12 @@
 Run as ``uvicorn backend_app:app --app-dir tests/ops``; ``BACKEND_NAME`` names
 the process. Routes:
 
-- ``GET /whoami``: JSON of what the request looked like when it arrived here.
+- ``GET /whoami``: JSON of what the request looked like when it arrived here
+  (any path with ``/whoami`` at its end too: a game's routes, ``/en/g/X/whoami``).
 - ``GET /metrics``: ``metrics from <name>`` (plain text).
-- ``WS /ws/echo``: checks ``Origin`` against ``Host`` as cardwar does (close
-  1008 when they differ), sends ``{"backend": name, "host": ...}``, then
-  answers each text message ``m`` with ``"<name>:<m>"``.
+- ``WS /ws/echo`` (and ``/ws/g/{id}``, a game's socket): checks ``Origin``
+  against ``Host`` as cardwar does (close 1008 when they differ), sends
+  ``{"backend": name, "host": ...}``, then answers each text message ``m`` with ``"<name>:<m>"``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
                 return
     headers = _headers(scope)
     if scope["type"] == "http":
-        if scope["path"] == "/whoami":
+        if scope["path"].endswith("/whoami"):
             body = json.dumps({
                 "backend": NAME,
                 "host": headers.get("host"),
@@ -59,7 +60,7 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "websocket":
         await receive()  # websocket.connect
         origin = headers.get("origin")
-        if scope["path"] != "/ws/echo" or (
+        if not (scope["path"] == "/ws/echo" or scope["path"].startswith("/ws/g/")) or (
             origin and urlsplit(origin).netloc != headers.get("host")
         ):
             await send({"type": "websocket.close", "code": 1008})

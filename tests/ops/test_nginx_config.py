@@ -272,6 +272,23 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
                     ws.send(f"flip {n}")
                     assert ws.recv(timeout=5) == f"{h['backend']}:flip {n}"
 
+        # One owner per game: every page and socket of a game reaches one backend
+        # (the hash of its id), whatever the locale; of many games, both backends.
+        owners = {}
+        with httpx.Client(base_url=base, timeout=5.0) as client:
+            for n in range(12):
+                gid = f"Game{n:02d}xyz"
+                seen = {client.get(path).json()["backend"] for path in (
+                    f"/g/{gid}/whoami", f"/en/g/{gid}/whoami", f"/pt_BR/g/{gid}/whoami",
+                    f"/uk/g/{gid}/replay/whoami")}
+                for _ in range(2):
+                    with connect(f"ws://127.0.0.1:{port}/ws/g/{gid}", additional_headers=origin,
+                                 open_timeout=5, close_timeout=2) as game_ws:
+                        seen.add(json.loads(game_ws.recv(timeout=5))["backend"])
+                assert len(seen) == 1, (gid, seen)
+                owners[gid] = seen.pop()
+        assert set(owners.values()) == {"a", "b"}, owners
+
         # The access log is JSON lines with the request id.
         lines = (tmp / "logs" / "access.log").read_text().splitlines()
         records = [json.loads(line) for line in lines]

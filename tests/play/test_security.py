@@ -200,6 +200,37 @@ def test_flips_are_rate_limited_per_connection(tmp_path):
                 assert "rate_limited" not in [m.get("code") for m in seen2]
 
 
+def test_a_refused_flip_and_a_heartbeat_cost_no_table_lookup(tmp_path, monkeypatch):
+    """Issue 23: the socket's limits and heartbeats are checked before the table
+    is looked up; a flood is refused without touching the service at all."""
+    with make_client(tmp_path, testing_stacked_deck=False) as c:
+        gid, s0 = create(c, seat1="computer")
+        service = c.app.state.tables
+        lookups: list[str] = []
+        real_get = service.get
+
+        async def counted_get(game_id: str):
+            lookups.append(game_id)
+            return await real_get(game_id)
+
+        with ws(c, gid, s0) as sock:  # in the lobby: no event, so no lookup of the pump's
+            sock.receive_json()
+            sync(sock)
+            monkeypatch.setattr(service, "get", counted_get)
+            sock.send_json({"type": "ping"})
+            assert until(sock, "pong")["type"] == "pong"
+            assert lookups == []  # a heartbeat: no lookup
+            for _ in range(20):
+                sock.send_json({"type": "flip"})
+            seen: list = []
+            sync(sock, seen)
+            refused = [m for m in seen if m.get("code") == "rate_limited"]
+            assert refused
+            # each flip let through (refused: not_playing) looked the table up once,
+            # the ones over the limit never
+            assert len(lookups) == 20 - len(refused) > 0
+
+
 @pytest.mark.parametrize("raw", [
     "a\u200bb", "\u202eevil", "a\u2028b", "x\u2029y", "\u2060", "\u3164", "\u115f\u1160",
     "\u2800", "\u0301\u0301", "\ufeffAnn", "a\tb", "a\x00b", " ", "x" * 25,
