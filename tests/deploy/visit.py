@@ -112,9 +112,9 @@ def finish_against_computer(base: str) -> tuple[str, dict[str, Any]]:
     end (the server's computer delay should be short); returns (id, ``over``)."""
     gid, secret = create_game(base, computer=True)
     me = Player(base, gid, secret)
-    me.connect()
-    me.send("start")
-    me.until("started")
+    state = me.connect()
+    # every other seat is the computer's: the game started when it was created
+    assert state["game"]["status"] == "playing", state["game"]["status"]
     me.send("auto", on=True)
     over = me.until("over", seconds=120)
     me.close()
