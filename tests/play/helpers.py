@@ -125,6 +125,21 @@ def until(sock: Any, kind: str, seen: list[dict[str, Any]] | None = None,
             return m
 
 
+def receive_until_closed(sock: Any, into: list[dict[str, Any]] | None = None,
+                         limit: int = 1000) -> None:
+    """Receive messages (appended to ``into``) until the server closes ``sock``.
+
+    Raises:
+        WebSocketDisconnect: the close, with its ``code``: what the caller expects.
+        AssertionError: ``limit`` messages came and the socket is still open.
+    """
+    for _ in range(limit):
+        message = sock.receive_json()
+        if into is not None:
+            into.append(message)
+    raise AssertionError(f"still open after {limit} messages")
+
+
 def sync(sock: Any, seen: list[dict[str, Any]] | None = None) -> None:
     """Ping and wait for the pong: everything sent before has been handled."""
     sock.send_json({"type": "ping"})

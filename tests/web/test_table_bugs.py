@@ -19,7 +19,8 @@ def test_a_nul_in_the_path_never_reaches_the_language_links(client):
     assert r.status_code == 404
     assert "\x00" not in r.text
     links = re.findall(r'href="(/[a-z]{2}/g/[^"]*)"', r.text)
-    assert links and all("%00" in link for link in links), links
+    assert links, links
+    assert all("%00" in link for link in links), links
 
 
 def test_percentages_keep_two_decimals_rounded_half_up():
@@ -71,7 +72,8 @@ def test_the_game_page_writes_numbers_with_the_rules_pages_cldr_data(client, loc
 def test_nickname_fields_count_code_points_not_utf16_units(client):
     for page in (client.get("/en/peace").text, client.get(f"/en/g/{_game(client)}").text):
         field = re.search(r'<input id="(?:start-)?nickname"[^>]*>', page)[0]
-        assert 'maxlength="48"' in field and 'pattern=".{1,24}"' in field
+        assert 'maxlength="48"' in field
+        assert 'pattern=".{1,24}"' in field
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -79,7 +81,8 @@ def test_the_rules_pages_say_that_seats_are_drawn(client, locale):
     page = client.get(f"/{locale}/peace").text
     assert client.get("/en/peace").status_code == 200
     if locale == "en":
-        assert "Seats are drawn." in page and "the order of the seats matters" in page
+        assert "Seats are drawn." in page
+        assert "the order of the seats matters" in page
     else:
         assert "Seats are drawn." not in page  # translated
 
