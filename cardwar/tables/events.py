@@ -302,10 +302,13 @@ class Error(TypedDict):
 
 
 class Ping(TypedDict):
-    """The server's heartbeat (pages answer ``pong``)."""
+    """The server's heartbeat (pages answer ``pong``, with its ``id`` when it has
+    one: a seated player's heartbeats are numbered, and their round trips give the
+    latency slaps are judged with, RULES.md 11.6)."""
 
     type: Literal["ping"]
     seq: None
+    id: NotRequired[int]
 
 
 class Pong(TypedDict):

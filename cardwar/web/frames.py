@@ -25,7 +25,7 @@ import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Protocol
 
 import orjson
@@ -123,6 +123,10 @@ class Heartbeats:
 
     def __len__(self) -> int:
         return len(self._members)
+
+    def __iter__(self) -> Iterator[Beating]:
+        """The connections pinged now."""
+        return iter(list(self._members))
 
     async def _run(self) -> None:
         step = self.period / SLICES

@@ -19,7 +19,8 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
   (``key``: one of :data:`cardwar.tables.events.REACTIONS`; players and
   spectators alike).
 * ``{"type": "ping"}`` - answered with ``pong``; ``{"type": "pong"}`` answers
-  the server's heartbeat ``ping``.
+  the server's heartbeat ``ping``, ``{"type": "pong", "id": 7}`` a numbered one
+  (a seated player's: the round trip measures the latency, RULES.md 11.6).
 
 Anything else (bad JSON, unknown type, extra or mistyped field, too long)
 raises :class:`ProtocolError` and is answered with ``{"type": "error",
@@ -39,6 +40,8 @@ from cardwar.tables.events import Pace, ReactionKey
 MAX_MESSAGE = 1024
 #: Largest battle number a flip may name.
 _MAX_BATTLE = 1_000_000
+#: Largest heartbeat number a pong may echo.
+_MAX_PING = 2**53
 
 
 class _Message(BaseModel):
@@ -105,9 +108,11 @@ class Ping(_Message):
 
 
 class Pong(_Message):
-    """The answer to the server's heartbeat."""
+    """The answer to the server's heartbeat, echoing its `id` when it has one (at once:
+    the round trip measures the latency slaps are judged with)."""
 
     type: Literal["pong"]
+    id: int | None = Field(default=None, ge=1, le=_MAX_PING)
 
 
 Parsed = Flip | Auto | SetPace | Skip | Leave | Start | HandOver | React | Ping | Pong

@@ -14,7 +14,10 @@ events follow without a gap or a repeat.
 
 Heartbeats: the server sends ``{"type": "ping"}`` every
 ``settings.heartbeat`` seconds; a connection that sends nothing for three
-heartbeats is closed (code 4000). Pages answer with ``pong``.
+heartbeats is closed (code 4000). Pages answer with ``pong``. A seat's
+heartbeats are numbered (``"id": N``, echoed in the ``pong``): their round
+trips (:class:`~cardwar.tables.slap_timing.RoundTrips`, ``Connection.trips``)
+give the latency slaps are judged with (RULES.md 11.6); a spectator's are not.
 
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. A message the
@@ -49,6 +52,7 @@ from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
 from cardwar.tables.pace import fast_forward, leave, set_pace
+from cardwar.tables.slap_timing import RoundTrips
 
 from .frames import Sockets, dumps
 from .protocol import (
@@ -141,6 +145,8 @@ class Connection:
         # spectators never flip: no bucket for them (an idle socket stays small)
         self._flips = AsyncLimiter(*FLIP_RATE) if seat is not None else None
         self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
+        #: a seat's heartbeat round trips (its latency, RULES.md 11.6); None: a spectator
+        self.trips = RoundTrips() if seat is not None else None
         #: True once the server closed this socket (the read loop stops)
         self.closed = False
         #: the game's subscription, once serving
@@ -284,9 +290,15 @@ class Connection:
                 await self.send_text(text)
 
     async def ping(self) -> None:
-        """Send the heartbeat's ``ping`` (called by the process's heartbeat clock)."""
+        """Send the heartbeat's ``ping`` (called by the process's heartbeat clock); a
+        seat's is numbered, stamped just before it goes (after any frame ahead of it)."""
         with contextlib.suppress(Exception):  # a closing socket: its own task ends it
-            await self.send_text(PING)
+            if self.trips is None:
+                await self.send_text(PING)
+                return
+            async with self._send_lock:
+                number = self.trips.ping(time.monotonic())
+                await self.ws.send_text(dumps({"type": "ping", "seq": None, "id": number}))
 
     async def silent(self) -> None:
         """Close the connection: silent for three heartbeats (code 4000)."""
@@ -324,6 +336,8 @@ class Connection:
             await self.error(table, "bad_message")
             return
         if isinstance(msg, Pong):
+            if msg.id is not None and self.trips is not None:
+                self.trips.pong(msg.id, self.heard)  # heard: when the frame came in
             return
         if isinstance(msg, Ping):
             await self.send_text(PONG)

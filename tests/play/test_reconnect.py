@@ -147,8 +147,9 @@ def test_heartbeats_ping_and_silent_sockets_are_closed(tmp_path):
         gid, s0 = create(c)
         with ws(c, gid, s0) as sock:
             sock.receive_json()
-            assert until(sock, "ping") == {"type": "ping", "seq": None}
-            sock.send_json({"type": "pong"})
+            ping = until(sock, "ping")
+            assert ping == {"type": "ping", "seq": None, "id": ping["id"]}  # a seat's: numbered
+            sock.send_json({"type": "pong", "id": ping["id"]})
             with pytest.raises(WebSocketDisconnect) as closed:  # never answer again:
                 receive_until_closed(sock)  # closed after three heartbeats
             assert closed.value.code == 4000

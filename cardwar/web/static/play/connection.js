@@ -24,6 +24,16 @@ export function backoff(attempt, random) {
 }
 
 /**
+ * The answer to the server's heartbeat: a numbered one (a seated player's, whose
+ * round trips measure the latency slaps are judged with) echoes its `id`.
+ * @param {{type: "ping", id?: number}} ping
+ * @returns {ClientMessage}
+ */
+export function pongFor(ping) {
+  return typeof ping.id === "number" ? { type: "pong", id: ping.id } : { type: "pong" };
+}
+
+/**
  * @typedef {object} ConnectionHooks
  * @property {string} path  the socket's path, e.g. /ws/g/ID
  * @property {number} heartbeat  seconds between the server's pings
@@ -78,7 +88,8 @@ export function connect(on) {
       lastHeard = Date.now();
       if (attempts) { attempts = 0; on.back(); }
       const message = /** @type {ServerMessage} */ (JSON.parse(e.data));
-      if (message.type === "ping") send({ type: "pong" });
+      // at once, echoing a numbered heartbeat's id: its round trip is our latency
+      if (message.type === "ping") send(pongFor(message));
       on.message(message);
     });
     sock.addEventListener("close", (e) => {

@@ -139,7 +139,8 @@ export {};
  *   ReactionMessage  a player (or a spectator: seat null) reacted; shown briefly */
 /** @typedef {{type: "error", seq: null, code: string}} ErrorMessage  `code`: a key of
  *   strings.errors */
-/** @typedef {{type: "ping", seq: null}} PingMessage  the server's heartbeat: answer with pong */
+/** @typedef {{type: "ping", seq: null, id?: number}} PingMessage  the server's heartbeat:
+ *  answer with pong (echoing `id`) */
 /** @typedef {{type: "pong", seq: null}} PongMessage */
 
 /**
@@ -158,5 +159,5 @@ export {};
  * @typedef {{type: "flip", battle: number} | {type: "auto", on: boolean} |
  *   {type: "pace", pace: Pace} | {type: "skip"} | {type: "leave"} | {type: "start"} |
  *   {type: "hand_over", seat: number} | {type: "react", key: ReactionKey} | {type: "ping"} |
- *   {type: "pong"}} ClientMessage
+ *   {type: "pong", id?: number}} ClientMessage
  */
