@@ -56,14 +56,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 axe: node_modules/.package-lock.json
 
-# Recompile the catalogs after editing a .po (installing compiles them too).
-catalogs: $(STAMP)
-	@if ls cardwar/locales/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
-		for po in cardwar/locales/*/LC_MESSAGES/*.po; do \
-			$(BIN)/pybabel compile -i $$po -o $${po%.po}.mo >/dev/null 2>&1 \
-				|| $(BIN)/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; \
-		done; \
-	fi
+# Recompile the catalogs after editing a .po (installing compiles them too):
+# each .mo older than its .po.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard cardwar/locales/*/LC_MESSAGES/*.po))
+catalogs: $(CATALOGS)
+
+cardwar/locales/%.mo: cardwar/locales/%.po | $(STAMP)
+	@$(BIN)/pybabel compile -i $< -o $@ >/dev/null 2>&1 || $(BIN)/pybabel compile -i $< -o $@
 
 # Start a new language's catalogs from the English ones: make language CODE=pt_BR
 # (Babel's code, with an underscore). The English Plural-Forms line is left out,
