@@ -72,6 +72,8 @@ class Presence:
         self._suspects: set[str] = set()
         # game -> the seq of the last seating move numbered here (see reseat)
         self._reseated: dict[str, int] = {}
+        # what reseat has to say again, once the move it followed is delivered here
+        self._saying: set[asyncio.Task[None]] = set()
 
     # -- queries --------------------------------------------------------------
     def online(self, game_id: str) -> set[int]:
@@ -204,11 +206,25 @@ class Presence:
 
         ``seq``: the number of the event that moved them. However the event
         reaches this process (published here, heard on the bus, read from the
-        store after the bus missed it), its move is made once."""
+        store after the bus missed it), its move is made once.
+
+        A presence message carries a seat number, not the seating it was said
+        in: one another process said before it made this move (a page opened
+        there as the game started here) is heard here after it, and read in
+        the new seating (a connected player counted at the wrong seat, shown
+        offline for the whole game). So once a move has changed some seat, this
+        process says again who is connected to it (:meth:`said_again`), in the
+        new seating: after whatever it said before, so every process's last
+        word from it is right."""
         if seq is not None:
             if seq <= self._reseated.get(game_id, 0):
                 return
             self._reseated[game_id] = seq
+        if self.bus.distributed and any(p != s for s, p in enumerate(order)):
+            # not now: the pages here are to see the move (started, left) first
+            task = asyncio.create_task(self._say_again(game_id), name=f"presence-{game_id}")
+            self._saying.add(task)
+            task.add_done_callback(self._saying.discard)
         where = {p: s for s, p in enumerate(order)}
         counter = self._online.get(game_id)
         if counter is not None:
@@ -276,16 +292,33 @@ class Presence:
         corrected), the spectators here and the gone seats."""
         games = self._online.keys() | self._watchers.keys() | self._remote_online.keys()
         for game_id in sorted(games | self._gone.keys()):
-            here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
-            table = self._cached(game_id)
-            humans = {r.seat for r in table.record.seats if r.kind == "human"} \
-                if table is not None else set()
-            for seat in sorted(humans | here):
-                await self._publish_presence(game_id, seat, seat in here)
-            if game_id in self._watchers:
-                await self._publish_watchers(game_id)
-            for seat in sorted(self._gone.get(game_id, ())):
-                await self._publish_gone(game_id, seat, True)
+            await self._say(game_id)
+
+    async def _say(self, game_id: str) -> None:
+        """Publish, for ``game_id``, which human seats are connected here and which
+        not, the spectators here and the gone seats."""
+        here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
+        table = self._cached(game_id)
+        humans = {r.seat for r in table.record.seats if r.kind == "human"} \
+            if table is not None else set()
+        for seat in sorted(humans | here):
+            await self._publish_presence(game_id, seat, seat in here)
+        if game_id in self._watchers:
+            await self._publish_watchers(game_id)
+        for seat in sorted(self._gone.get(game_id, ())):
+            await self._publish_gone(game_id, seat, True)
+
+    async def _say_again(self, game_id: str) -> None:
+        try:
+            await self._say(game_id)
+        except Exception:
+            log.warning("saying presence again after a seating move failed", exc_info=True)
+
+    async def said_again(self) -> None:
+        """Wait until what this process has to say again after seating moves
+        (:meth:`reseat`) is said."""
+        while self._saying:
+            await asyncio.gather(*self._saying, return_exceptions=True)
 
     def unfollowed(self, game_id: str) -> None:
         """Nobody here follows ``game_id`` now: what others said of it goes stale."""
@@ -344,7 +377,10 @@ class Presence:
         self._checks = asyncio.create_task(loop(), name="presence-checks")
 
     async def close(self) -> None:
-        """Stop the checks."""
+        """Stop the checks (and what was still to be said again)."""
+        for task in list(self._saying):
+            task.cancel()
+        await asyncio.gather(*self._saying, return_exceptions=True)
         if self._checks is not None:
             self._checks.cancel()
             with contextlib.suppress(BaseException):

@@ -264,6 +264,13 @@ async def test_a_seat_gets_its_reaction_budget_once_over_two_processes(tmp_path)
         await _close(a, b)
 
 
+async def _lobby_of_two(a: TableService) -> str:
+    """A War lobby made through ``a``: Ann (seat 0) and Bob (seat 1), not started."""
+    table, _ = await a.create("war", 2, nickname="Ann")
+    await a.join(table.id, "Bob")
+    return table.id
+
+
 async def test_presence_follows_a_start_read_from_the_store(tmp_path):
     # issue 24, item 2 (found by the chaos soak): the start (seed "war": seating
     # [1, 0]) is lost on its way to b, which reads it from the store; Bob, connected
@@ -271,9 +278,7 @@ async def test_presence_follows_a_start_read_from_the_store(tmp_path):
     hub = MemoryHub()
     a, b = await _pair(tmp_path, hub, testing_seed="war", testing_stacked_deck=False)
     try:
-        table, _ = await a.create("war", 2, nickname="Ann")
-        await a.join(table.id, "Bob")
-        gid = table.id
+        gid = await _lobby_of_two(a)
         async with a.bus.subscribe(gid), b.bus.subscribe(gid):
             await b.get(gid)
             await b.connect(gid, 1)  # Bob, lobby seat 1
@@ -288,5 +293,48 @@ async def test_presence_follows_a_start_read_from_the_store(tmp_path):
             assert a.online(gid) == {0}
             await b.disconnect(gid, 0)
             assert b.online(gid) == set()
+    finally:
+        await _close(a, b)
+
+
+async def test_presence_said_in_the_lobby_and_heard_after_the_start_is_put_right(tmp_path):
+    # CI (the short chaos soak: a connected player shown offline from the start): Bob's
+    # page opens on b as Ann starts on a (seed "war": seating [1, 0]). b says "seat 1
+    # online" in the lobby's numbering and a hears it after its own start moved the
+    # players: a counted Ann's seat twice and Bob (table seat 0) nowhere, and its pages
+    # showed him offline for the whole game. b says again who is connected to it once
+    # it made the move, and a's last word from b is right.
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub, testing_seed="war", testing_stacked_deck=False)
+    try:
+        gid = await _lobby_of_two(a)
+        async with a.bus.subscribe(gid) as page, b.bus.subscribe(gid):
+            await a.connect(gid, 0)  # Ann, on a
+            await b.get(gid)
+            held: list[Message] = []
+
+            def hold(origin: str, to: str, m: Message) -> bool:
+                if origin == "b" and m.get("type") == "presence" and not held:
+                    held.append(m)
+                    return True
+                return False
+
+            hub.lose = hold  # b's word is on its way to a (as on Redis) ...
+            await b.connect(gid, 1)  # Bob's page, lobby seat 1
+            assert held == [{"type": "presence", "seq": None, "seat": 1, "online": True}]
+            await a.start(gid, 0)  # ... while the start moves the players
+            assert (await a.get(gid)).seating() == [1, 0]  # type: ignore[union-attr]
+            assert b.online(gid) == {0, 1}
+            hub.lose = lambda origin, to, m: False
+            while not page.queue.empty():
+                page.queue.get_nowait()
+            await a.bus.receive(gid, held[0], "b")  # heard after the start: read wrong
+            assert a.online(gid) == {1}
+            await b.presence.said_again()
+            assert a.online(gid) == {0, 1}
+            # and a's pages are told Bob (table seat 0) is connected
+            told = [m for m in [page.queue.get_nowait() for _ in range(page.queue.qsize())]
+                    if m.get("type") == "presence"]
+            assert any(m["seat"] == 0 and m["online"] for m in told), told
     finally:
         await _close(a, b)
