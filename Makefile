@@ -101,32 +101,37 @@ jstypecheck: axe
 jstest: axe
 	node --test --test-reporter=spec tests/js/
 
-# Every check, side by side (TEST_JOBS at once; each one's output printed in
-# one piece when it is over, and make fails if any of them fails): the linters
-# and type checkers, the non-browser tests, the browser tests. The tests mostly
-# wait (servers, sockets, subprocesses, timers), so they overlap well even on
-# two cores. make -j1 test runs them one after another.
+# Every check, in two rounds of jobs run side by side (each one's output
+# printed in one piece when it is over; make fails if any of them fails): the
+# linters, type checkers and node tests beside the non-browser tests, then the
+# browser tests. The timing-sensitive tests (the chaos soak, the fault and
+# browser tests) never share the machine with the other test run: on two cores
+# that made them flaky. make -j1 test runs everything one after another.
 # (The installs are made once, before: INSTALLED= tells the checks not to redo them.)
 TEST_JOBS ?= 4
 INSTALLED ?= install-dev axe
 CHECKS := $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target INSTALLED=
 test: install-dev axe
-	$(CHECKS) lint typecheck jstypecheck jstest pytest
+	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) pytest-browser
 
-# What .ci/run runs: make test, and the web tests on the lowest versions beside it.
+# What .ci/run runs: make test, with the web tests on the lowest versions
+# beside the browser tests.
 ci: install-dev axe
-	$(CHECKS) lint typecheck jstypecheck jstest pytest test-lowest
+	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) pytest-browser test-lowest
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it), every test but the browser's
-# on xdist workers (more than cores: most of these tests wait), and the browser
-# tests in a run of their own (Playwright's event loop and asyncio tests do not
-# mix in one process), on workers of their own, at the same time under make -j.
+# on two xdist workers, and the browser tests in a run of their own
+# (Playwright's event loop and asyncio tests do not mix in one process), on
+# workers of their own, after them.
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
 # leaves empty is no failure).
-PYTEST_WORKERS ?= 3
+PYTEST_WORKERS ?= 2
 BROWSER_WORKERS ?= 2
-pytest: pytest-main pytest-browser
+pytest: pytest-main
+	$(MAKE) --no-print-directory INSTALLED= pytest-browser
 
 numba-cache: $(INSTALLED)
 	$(BIN)/python -c "from cardwar.engine import PEACE; \
