@@ -104,9 +104,8 @@ jstest: axe
 # Every check, in two rounds of jobs run side by side (each one's output
 # printed in one piece when it is over; make fails if any of them fails): the
 # linters, type checkers and node tests beside the non-browser tests, then the
-# browser tests. The timing-sensitive tests (the chaos soak, the fault and
-# browser tests) never share the machine with the other test run: on two cores
-# that made them flaky. make -j1 test runs everything one after another.
+# browser tests. The chaos soak and the fault tests never share the machine
+# with the browser tests: on two cores that made both flaky. make -j1 test runs everything one after another.
 # (The installs are made once, before: INSTALLED= tells the checks not to redo them.)
 TEST_JOBS ?= 4
 INSTALLED ?= install-dev axe
