@@ -9,7 +9,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: install install-sim install-dev run test pytest lint pylint jslint typecheck jstypecheck \
-	jstest catalogs language bench stats clean axe locks dist test-lowest
+	jstest catalogs language bench stats clean axe locks dist test-lowest \
+	ci numba-cache pytest-main pytest-browser
 
 PIP := $(BIN)/python -m pip install -q --require-hashes
 
@@ -27,10 +28,19 @@ $(SIM_STAMP): $(STAMP) requirements-sim.lock
 	touch $(SIM_STAMP)
 
 # Plus tests, linters, type checker, Playwright, build (requirements-dev.lock,
-# which holds the other two).
-$(DEV_STAMP): $(STAMP) requirements-dev.lock
-	$(PIP) -r requirements-dev.lock
-	touch $(SIM_STAMP) $(DEV_STAMP)
+# which holds the other two), installed by the dev lock's uv (a tenth of pip's
+# time: parallel downloads, a shared cache), itself installed by pip from its
+# entry in that lock (hash-checked too). cardwar is built with the locked
+# setuptools and Babel, as make dist does.
+UV_PIP := $(BIN)/uv pip install -q --python $(BIN)/python
+$(DEV_STAMP): requirements-dev.lock pyproject.toml setup.py
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements-dev.lock \
+		> $(VENV)/uv.lock.txt
+	$(PIP) -r $(VENV)/uv.lock.txt
+	$(UV_PIP) --require-hashes -r requirements-dev.lock
+	$(UV_PIP) --no-deps --no-build-isolation -e .
+	touch $(STAMP) $(SIM_STAMP) $(DEV_STAMP)
 
 install: $(STAMP) catalogs
 
@@ -46,14 +56,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 axe: node_modules/.package-lock.json
 
-# Recompile the catalogs after editing a .po (installing compiles them too).
-catalogs: $(STAMP)
-	@if ls cardwar/locales/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
-		for po in cardwar/locales/*/LC_MESSAGES/*.po; do \
-			$(BIN)/pybabel compile -i $$po -o $${po%.po}.mo >/dev/null 2>&1 \
-				|| $(BIN)/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; \
-		done; \
-	fi
+# Recompile the catalogs after editing a .po (installing compiles them too):
+# each .mo older than its .po.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard cardwar/locales/*/LC_MESSAGES/*.po))
+catalogs: $(CATALOGS)
+
+cardwar/locales/%.mo: cardwar/locales/%.po | $(STAMP)
+	@$(BIN)/pybabel compile -i $< -o $@ >/dev/null 2>&1 || $(BIN)/pybabel compile -i $< -o $@
 
 # Start a new language's catalogs from the English ones: make language CODE=pt_BR
 # (Babel's code, with an underscore). The English Plural-Forms line is left out,
@@ -92,21 +101,46 @@ jstypecheck: axe
 jstest: axe
 	node --test --test-reporter=spec tests/js/
 
-test: install-dev axe lint typecheck jstypecheck jstest pytest
+# Every check, in two rounds of jobs run side by side (each one's output
+# printed in one piece when it is over; make fails if any of them fails): the
+# linters, type checkers and node tests beside the non-browser tests, then the
+# browser tests. The chaos soak and the fault tests never share the machine
+# with the browser tests: on two cores that made both flaky. make -j1 test runs everything one after another.
+# (The installs are made once, before: INSTALLED= tells the checks not to redo them.)
+TEST_JOBS ?= 4
+INSTALLED ?= install-dev axe
+CHECKS := $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target INSTALLED=
+test: install-dev axe
+	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) pytest-browser
+
+# What .ci/run runs: make test, with the web tests on the lowest versions
+# beside the browser tests.
+ci: install-dev axe
+	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) pytest-browser test-lowest
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it), every test but the browser's
-# on two xdist workers, then the browser tests in a
-# run of their own (Playwright's event loop and asyncio tests do not mix in
-# one process), on workers of their own. PYTEST_ARGS picks tests, e.g.
-# make pytest PYTEST_ARGS="tests/web -x" (a run it leaves empty is no failure).
+# on two xdist workers, and the browser tests in a run of their own
+# (Playwright's event loop and asyncio tests do not mix in one process), on
+# workers of their own, after them.
+# PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
+# leaves empty is no failure).
 PYTEST_WORKERS ?= 2
 BROWSER_WORKERS ?= 2
-pytest: install-dev axe
+pytest: pytest-main
+	$(MAKE) --no-print-directory INSTALLED= pytest-browser
+
+numba-cache: $(INSTALLED)
 	$(BIN)/python -c "from cardwar.engine import PEACE; \
 		from cardwar.engine.simulate import play_games; play_games(PEACE, 2, 1)"
+
+pytest-main: $(INSTALLED) numba-cache
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
+
+pytest-browser: $(INSTALLED)
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
@@ -114,12 +148,13 @@ pytest: install-dev axe
 # the tests (requirements-lowest.lock), in a virtualenv of their own that uv
 # fills from its cache (.ci/run runs it; the statistics test needs the sim extra).
 LOWEST ?= .venv-lowest
-test-lowest: $(DEV_STAMP) catalogs
+LOWEST_WORKERS ?= 2
+test-lowest: $(INSTALLED)
 	rm -rf $(LOWEST)
 	$(BIN)/uv venv -q --python $(BIN)/python $(LOWEST)
 	$(BIN)/uv pip install -q --python $(LOWEST)/bin/python --require-hashes --no-build \
 		-r requirements-lowest.lock
-	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(PYTEST_WORKERS) \
+	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(LOWEST_WORKERS) \
 		tests/web --ignore=tests/web/test_stats.py
 
 bench: install-sim

@@ -29,7 +29,22 @@ for _limit in ("CREATES_PER_MINUTE", "JOINS_PER_MINUTE", "REMATCHES_PER_MINUTE",
     os.environ.setdefault(f"CARDWAR_{_limit}", "100000")
 
 
+# The tests that take longest and mostly wait (a minute's chaos soak, the
+# self-hosting guide's installs and services, the scale-out processes) start
+# first, so that the xdist workers fill the waits with the short tests instead
+# of ending on one long test.
+LONG_FIRST = ("tests/scale/test_chaos.py", "tests/deploy/", "tests/scale/")
+
+
+def _order(item: pytest.Item) -> tuple[bool, int]:
+    path = item.nodeid
+    long = next((i for i, prefix in enumerate(LONG_FIRST) if path.startswith(prefix)),
+                len(LONG_FIRST))
+    return item.get_closest_marker("browser") is not None, long
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move every test marked ``browser`` to the end, keeping relative order."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    """Move every test marked ``browser`` to the end and the long ones
+    (:data:`LONG_FIRST`) to the front, keeping relative order otherwise."""
+    items.sort(key=_order)
 

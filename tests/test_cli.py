@@ -87,7 +87,8 @@ def check_record(record: dict[str, Any], *, log: bool = False) -> None:
     assert record["reason"] in {"all_cards", "battle_limit", "unresolvable", "cycle"}
     if record["outcome"] == "win":
         assert record["reason"] == "all_cards"
-        assert isinstance(record["winner"], int) and 0 <= record["winner"] < players
+        assert isinstance(record["winner"], int)
+        assert 0 <= record["winner"] < players
     else:
         assert record["winner"] is None
         assert record["reason"] != "all_cards"
@@ -97,8 +98,10 @@ def check_record(record: dict[str, Any], *, log: bool = False) -> None:
     if record["seed"] is None:
         assert record["seating"] == list(range(players))
     for seat, battle in record["eliminated"].items():
-        assert seat.isdigit() and 0 <= int(seat) < players
-        assert type(battle) is int and 1 <= battle <= record["battles"]
+        assert seat.isdigit()
+        assert 0 <= int(seat) < players
+        assert type(battle) is int
+        assert 1 <= battle <= record["battles"]
     if log:
         assert isinstance(record["log"], list)
         assert len(record["log"]) == record["battles"]
@@ -248,7 +251,8 @@ def test_simulate_war_face_down_one() -> None:
     proc = run("simulate", "--games", "10", "--variant", "war", "--face-down", "1")
     assert proc.returncode == 0, proc.stderr
     stats = json.loads(proc.stdout)
-    assert stats["games"] == 10 and len(stats["wins_by_seat"]) == 2
+    assert stats["games"] == 10
+    assert len(stats["wins_by_seat"]) == 2
 
 
 def test_shuffle_prints_commitment_and_deck() -> None:
@@ -270,7 +274,8 @@ def check_beggar(record: dict[str, Any], *, log: bool = False) -> None:
     assert (record["variant"], record["players"]) == ("beggar", 2)
     total = sum(record["final_counts"])
     if record["outcome"] == "win":
-        assert record["reason"] == "all_cards" and record["cycle"] is None
+        assert record["reason"] == "all_cards"
+        assert record["cycle"] is None
         assert record["final_counts"][record["winner"]] == total
     else:
         assert (record["outcome"], record["reason"], record["winner"]) == ("draw", "cycle", None)
@@ -396,7 +401,8 @@ def test_simulate_beggar() -> None:
     assert proc.returncode == 0, proc.stderr
     stats = json.loads(proc.stdout)
     for key in ("mean_cards", "median_cards", "mean_tricks", "median_tricks", "cycle_share"):
-        assert isinstance(stats[key], (int, float)) and not isinstance(stats[key], bool), key
+        assert isinstance(stats[key], (int, float)), key
+        assert not isinstance(stats[key], bool), key
     assert (stats["variant"], stats["players"], stats["games"]) == ("beggar", 2, 30)
     assert set(stats["reasons"]) == {"all_cards", "cycle"}
     assert sum(stats["reasons"].values()) == 30 == sum(stats["wins_by_seat"]) + stats["cycles"]
@@ -524,7 +530,8 @@ def test_serve_bad_host_or_port_exits_2_with_one_line(args: list[str], needle: s
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("cardwar: error: ") and needle in lines[0]
+    assert lines[0].startswith("cardwar: error: ")
+    assert needle in lines[0]
 
 
 def _free_port() -> str:
@@ -557,7 +564,8 @@ def test_serve_unusable_database_or_redis_exits_2_with_one_line(
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("cardwar: error: ") and needle in lines[0].lower()
+    assert lines[0].startswith("cardwar: error: ")
+    assert needle in lines[0].lower()
     assert "s3cret" not in proc.stderr
 
 
@@ -565,15 +573,18 @@ def test_output_piped_into_a_reader_that_stops_early_is_no_traceback() -> None:
     proc = subprocess.run(
         f"{' '.join(CARDWAR)} play --seed x --log | head -1", shell=True, cwd=ROOT,
         capture_output=True, text=True, timeout=60)
-    assert proc.stdout.startswith("battle    1:") and proc.stdout.count("\n") == 1
-    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    assert proc.stdout.startswith("battle    1:")
+    assert proc.stdout.count("\n") == 1
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "BrokenPipe" not in proc.stderr, proc.stderr
 
 
 def test_output_that_cannot_be_written_is_one_line() -> None:
     with open("/dev/full", "w") as full:
         proc = subprocess.run([*CARDWAR, "play", "--seed", "x", "--log"], cwd=ROOT,
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.splitlines() == ["cardwar: error: cannot write the output: "
                                         "No space left on device"]
 
@@ -641,12 +652,10 @@ def test_serve_closes_a_websocket_message_too_big_with_1009(tmp_path: Path) -> N
                                        "nickname": "Ann"}).encode()
         request = urllib.request.Request(f"{base}/en/play", data=form,
                                          headers={"Origin": base})
-        try:
+        with pytest.raises(urllib.error.HTTPError) as redirect:  # the start form redirects
             urllib.request.build_opener(NoRedirect).open(request, timeout=10)
-            raise AssertionError("the start form did not redirect")
-        except urllib.error.HTTPError as e:
-            assert e.code == 303
-            gid = e.headers["location"].rsplit("/", 1)[1]
+        assert redirect.value.code == 303
+        gid = redirect.value.headers["location"].rsplit("/", 1)[1]
 
         async def send_big() -> int | None:
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/g/{gid}",

@@ -34,7 +34,8 @@ def play_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     record: dict[str, Any] = json.loads(out)
     assert set(record) == set(SLAP_KEYS) | ({"log"} if "--log" in args else set())
     for key, types in SLAP_KEYS.items():
-        assert isinstance(record[key], types) and not isinstance(record[key], bool), key
+        assert isinstance(record[key], types), key
+        assert not isinstance(record[key], bool), key
     return record
 
 
@@ -61,7 +62,8 @@ def test_rules_11_9_through_the_command_line(
                                                                        winner)
     assert (record["cards_played"], record["tricks"], record["slaps"],
             record["burned"]) == (cards, tricks, slaps, burned)
-    assert record["seed"] is None and record["seating"] == list(range(record["players"]))
+    assert record["seed"] is None
+    assert record["seating"] == list(range(record["players"]))
     assert sum(record["final_counts"]) == record["final_counts"][winner]
     assert set(record["out"]) == {str(s) for s in range(record["players"]) if s != winner}
 
@@ -73,7 +75,8 @@ def test_the_options_and_the_slaps_that_counted_are_in_the_record(
     assert record["options"] == {"sandwich": True, "marriage": True, "top_bottom": False,
                                  "burn": 2, "slap_in": True, "card_limit": 10_000}
     assert record["decided_slaps"] == "2:2"  # the too-late one changed nothing
-    assert record["out"] == {"0": 2, "1": 2} and record["skills"] is None
+    assert record["out"] == {"0": 2, "1": 2}
+    assert record["skills"] is None
 
 
 def test_the_log_has_every_event(capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,7 +120,8 @@ def test_a_seeded_game_is_played_by_the_computers_and_replays_from_its_slaps(
     record = play_json(capsys, *args, "--skill", "sharp,normal,relaxed")
     assert record["seating"] == [1, 2, 0]  # RULES.md 9's example
     assert record["skills"] == ["normal", "relaxed", "sharp"]  # lobby skills, seated
-    assert sum(record["final_counts"]) == 51 and record["slaps"] > 0
+    assert sum(record["final_counts"]) == 51
+    assert record["slaps"] > 0
     assert play_json(capsys, *args, "--skill", "sharp,normal,relaxed") == record
     replayed = play_json(capsys, *args, "--slaps", record["decided_slaps"])
     for key in ("outcome", "winner", "cards_played", "tricks", "slaps", "burned",
@@ -146,7 +150,8 @@ def test_simulate_reports_lengths_and_win_shares_by_skill(
     assert longest["cards_played"] == stats["max_cards"]
     status, out, _ = cli(capsys, "simulate", "--variant", "slapjack", "--games", "5",
                          "--players", "4", "--no-slap-in")
-    assert status == 0 and json.loads(out)["options"] == {"slap_in": False,
+    assert status == 0
+    assert json.loads(out)["options"] == {"slap_in": False,
                                                           "card_limit": 10_000}
 
 
@@ -177,7 +182,8 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
                                          args: list[str], needle: str) -> None:
     status, out, err = cli(capsys, *args)
     assert (status, out) == (2, "")
-    assert len(err.splitlines()) == 1 and err.startswith("cardwar: error: "), err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("cardwar: error: "), err
     assert needle in err
 
 

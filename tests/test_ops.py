@@ -53,7 +53,8 @@ def test_migrate_upgrades_once_then_says_it_is_up_to_date(capsys, db) -> None:
     assert status == 0
     assert out == f"database sqlite+aiosqlite:///{db[10:]}: upgraded from revision none to 0002\n"
     status, out, _ = cli(capsys, "migrate", "--database", db)
-    assert status == 0 and out.endswith(": already at revision 0002 (the newest)\n")
+    assert status == 0
+    assert out.endswith(": already at revision 0002 (the newest)\n")
 
 
 @pytest.mark.parametrize(("url", "problem"), [
@@ -64,8 +65,10 @@ def test_migrate_upgrades_once_then_says_it_is_up_to_date(capsys, db) -> None:
 def test_migrate_without_a_usable_database_is_one_line_and_status_2(capsys, url,
                                                                     problem) -> None:
     status, out, err = cli(capsys, "migrate", "--database", url)
-    assert status == 2 and out == ""
-    assert err.startswith(f"cardwar: error: {problem}") and err.count("\n") == 1
+    assert status == 2
+    assert out == ""
+    assert err.startswith(f"cardwar: error: {problem}")
+    assert err.count("\n") == 1
     assert "s3cret" not in err
 
 
@@ -139,14 +142,16 @@ def test_check_accepts_a_schema_from_a_newer_version(capsys, db, locales) -> Non
     assert status == 0
     assert "schema at revision 9999, newer than this version's 0002" in out
     status, out, _ = cli(capsys, "migrate", "--database", db)
-    assert status == 0 and "left as it is" in out
+    assert status == 0
+    assert "left as it is" in out
 
 
 def test_env_file_is_read_and_the_environment_wins(capsys, db, tmp_path, monkeypatch) -> None:
     env = tmp_path / "env"
     env.write_text(f"# settings\nCARDWAR_DATABASE={db}\nCARDWAR_REDIS_PREFIX=from-file:\n")
     status, out, _ = cli(capsys, "migrate", "--env-file", str(env))
-    assert status == 0 and db[10:] in out
+    assert status == 0
+    assert db[10:] in out
     monkeypatch.setenv("CARDWAR_DATABASE", f"sqlite:///{tmp_path}/other.db")
     status, out, _ = cli(capsys, "check", "--env-file", str(env))
     assert "other.db" in out.splitlines()[0]
@@ -169,7 +174,8 @@ def test_serve_refuses_catalogs_that_are_missing_or_stale(capsys, db, locales,
         assert po.read_text() != text
         problem = "de/messages.mo does not match its .po (2 messages differ)"
     status, out, err = cli(capsys, "serve", "--port", str(free_port()), "--database", db)
-    assert status == 2 and out == ""
+    assert status == 2
+    assert out == ""
     assert err.startswith(f"cardwar: error: catalogs not compiled or out of date: {problem}")
     assert err.count("\n") == 1
 
@@ -182,7 +188,8 @@ def test_static_keeps_every_version_of_every_file(capsys, tmp_path) -> None:
     files = sorted(p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")
                    if p.is_file())
     status, out, _ = cli(capsys, "static", str(target))
-    assert status == 0 and out.startswith(f"static files: {len(files)} in {target} (")
+    assert status == 0
+    assert out.startswith(f"static files: {len(files)} in {target} (")
     for path in files:  # where nginx looks for the URLs of the pages (locations.conf)
         version = static_url(path).rpartition("?v=")[2]
         module = module_url(path).removeprefix("/static/")
@@ -198,7 +205,8 @@ def test_static_into_a_place_it_cannot_write_is_one_line(capsys, tmp_path) -> No
     blocker = tmp_path / "file"
     blocker.write_text("")
     status, _, err = cli(capsys, "static", str(blocker / "static"))
-    assert status == 2 and err.count("\n") == 1
+    assert status == 2
+    assert err.count("\n") == 1
     assert err.startswith(f"cardwar: error: cannot write the static files in {blocker}/static")
 
 

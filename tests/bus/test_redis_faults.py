@@ -99,7 +99,8 @@ async def test_a_redis_restart_takes_nobody_for_dead(tmp_path, redis):
             while not page.queue.empty():
                 seen.append(page.queue.get_nowait())
             said = [m for m in seen if m.get("type") == "presence" and m.get("seat") == 0]
-            assert said and all(m["online"] for m in said), seen  # and said again
+            assert said, seen
+            assert all(m["online"] for m in said), seen  # and said again
     finally:
         await _close(a, b)
 

@@ -271,7 +271,8 @@ def check_game_across_processes(run: Run) -> None:
     for p in (ann, bob):
         p.close()
     first = _socket_upstreams(run, gid, 2)
-    assert len(first) == 2 and len(set(first)) == 1, first  # both players on the owner
+    assert len(first) == 2, first  # both players on the owner
+    assert len(set(first)) == 1, first
     owner = int(first[0].rsplit(":", 1)[1])
     other = run.p2 if owner == run.p1 else run.p1
     run.systemctl("stop", f"cardwar@{owner}")
@@ -296,7 +297,8 @@ def check_game_across_processes(run: Run) -> None:
     for p in (ann, bob):
         p.connect()
     play([ann, bob], 3)
-    assert ann.battles == bob.battles and sorted(ann.battles) == list(range(1, 10))
+    assert ann.battles == bob.battles
+    assert sorted(ann.battles) == list(range(1, 10))
     for p in (ann, bob):
         p.close()
     assert _socket_upstreams(run, gid, 8 + 2 * tries)[-2:] == [f"127.0.0.1:{owner}"] * 2
@@ -309,7 +311,8 @@ def check_acme_challenge(run: Run, base: str) -> None:
     token = secrets.token_urlsafe(16)
     (folder / token).write_text(f"{token}.key")
     r = httpx.get(f"{base}/.well-known/acme-challenge/{token}")
-    assert r.status_code == 200 and r.text == f"{token}.key"
+    assert r.status_code == 200
+    assert r.text == f"{token}.key"
 
 
 def check_metrics_loopback_only(run: Run, healthz: int = 200) -> None:
@@ -333,19 +336,23 @@ def check_static_files(run: Run) -> dict[str, str]:
     assert "site.css" in urls, page[:500]
     for url in urls.values():
         r = httpx.get(run.base + url)
-        assert r.status_code == 200 and r.headers["cache-control"].endswith("immutable"), url
+        assert r.status_code == 200, url
+        assert r.headers["cache-control"].endswith("immutable"), url
         assert r.headers["x-content-type-options"] == "nosniff"
     plain = httpx.get(f"{run.base}/static/site.css")
-    assert plain.status_code == 200 and plain.headers["cache-control"] == "public, max-age=3600"
+    assert plain.status_code == 200
+    assert plain.headers["cache-control"] == "public, max-age=3600"
     unknown = httpx.get(f"{run.base}/static/site.css?v=0123456789")
-    assert unknown.status_code == 404 and "cache-control" not in unknown.headers
+    assert unknown.status_code == 404
+    assert "cache-control" not in unknown.headers
     # The game's ES modules: versioned in the path, their relative imports too.
     gid, _ = create_game(run.base)
     game = re.search(r'src="(/static/v/[0-9a-f]{10}/play/)game\.js"',
                      httpx.get(f"{run.base}/en/g/{gid}").text).group(1)
     for module in ("game.js", "state.js"):
         r = httpx.get(run.base + game + module)
-        assert r.status_code == 200 and r.headers["cache-control"].endswith("immutable")
+        assert r.status_code == 200
+        assert r.headers["cache-control"].endswith("immutable")
     urls["play/"] = game
     return urls
 
@@ -381,7 +388,8 @@ def check_https(run: Run) -> None:
     with httpx.Client(verify=run.tls) as client:
         r = client.post(f"{run.tls_base}/en/play", headers={"Origin": run.tls_base},
                         data={"variant": "war", "players": "2", "nickname": "Tls"})
-        assert r.status_code == 303 and "secure" in r.headers["set-cookie"].lower()
+        assert r.status_code == 303
+        assert "secure" in r.headers["set-cookie"].lower()
         page = client.get(f"{run.tls_base}/en/g/{gid}")
         assert page.status_code == 200
         assert page.headers["strict-transport-security"] == "max-age=31536000"
@@ -412,7 +420,8 @@ def verify_units(run: Run, *names: str) -> None:
     done = subprocess.run(["systemd-analyze", "verify", *(str(units / n) for n in names)],
                           capture_output=True, text=True, timeout=60)
     output = (done.stdout + done.stderr).strip()
-    assert done.returncode == 0 and not output, output
+    assert done.returncode == 0, output
+    assert not output, output
 
 
 def test_the_guide_literally(run: Run) -> None:
@@ -439,7 +448,8 @@ def test_the_guide_literally(run: Run) -> None:
         assert [line.split()[:2] for line in lines] == [
             ["settings", "ok"], ["database", "ok"], ["redis", "ok"], ["catalogs", "ok"],
             ["directories", "ok"]], output
-        assert "schema at revision" in output and run.prefix in output
+        assert "schema at revision" in output
+        assert run.prefix in output
 
     @hook("openssl rand -hex 24")
     def password(block: Block, output: str) -> None:
@@ -462,7 +472,8 @@ def test_the_guide_literally(run: Run) -> None:
 
     @hook("http://127.0.0.1/healthz")
     def smoke(block: Block, output: str) -> None:
-        assert '"status":"ok"' in output and '<html lang="pl">' in output, output
+        assert '"status":"ok"' in output, output
+        assert '<html lang="pl">' in output, output
         assert re.search(r"^303 http://127\.0\.0\.1:\d+/en/g/[\w-]+$", output, re.M), output
         assert re.search(r"^cardwar_games_in_progress", output, re.M), output
         check_game_across_processes(run)
@@ -492,7 +503,8 @@ def test_the_guide_literally(run: Run) -> None:
     def backup(block: Block, output: str) -> None:
         verify_units(run, "cardwar-backup.service", "cardwar-backup.timer")
         dumps = list((run.t / "var/backups/cardwar").glob("cardwar-*.dump"))
-        assert len(dumps) == 1 and dumps[0].stat().st_mode & 0o777 == 0o600, dumps
+        assert len(dumps) == 1, dumps
+        assert dumps[0].stat().st_mode & 0o777 == 0o600, dumps
         state["after_backup"], _ = create_game(run.tls_base, verify=run.tls)
 
     @hook("pg_restore --clean")
@@ -515,7 +527,8 @@ def test_the_guide_literally(run: Run) -> None:
             assert new_css != old_css
             old, new = client.get(run.tls_base + old_css), client.get(run.tls_base + new_css)
             assert old.status_code == new.status_code == 200
-            assert f"/* {run.upgrade} */" in new.text and f"/* {run.upgrade} */" not in old.text
+            assert f"/* {run.upgrade} */" in new.text
+            assert f"/* {run.upgrade} */" not in old.text
             # the old version's modules, as its pages import them, and the new ones
             old_play = dict(state["static"])["play/"]  # type: ignore[call-overload]
             gid, _ = create_game(run.tls_base, verify=run.tls)
@@ -525,7 +538,8 @@ def test_the_guide_literally(run: Run) -> None:
             old, new = (client.get(f"{run.tls_base}{folder}state.js")
                         for folder in (old_play, new_play))
             assert old.status_code == new.status_code == 200
-            assert f"/* {run.upgrade} */" in new.text and f"/* {run.upgrade} */" not in old.text
+            assert f"/* {run.upgrade} */" in new.text
+            assert f"/* {run.upgrade} */" not in old.text
         ann, bob = state["players"]  # type: ignore[misc]
         for p in (ann, bob):
             p.close()

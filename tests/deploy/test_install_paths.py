@@ -82,10 +82,12 @@ def check_runtime_only(bin_dir: Path, site: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (1, "")
     line, = done.stderr.splitlines()
-    assert "needs the compiled core" in line and "pip install 'cardwar[sim]'" in line
+    assert "needs the compiled core" in line
+    assert "pip install 'cardwar[sim]'" in line
     done = subprocess.run([cardwar, "simulate", "--variant", "beggar", "--games", "20"],
                           cwd=site, capture_output=True, text=True, timeout=60, check=True)
-    assert json.loads(done.stdout)["games"] == 20 and done.stderr == ""
+    assert json.loads(done.stdout)["games"] == 20
+    assert done.stderr == ""
 
 
 def test_wheel_and_editable_installs_serve_the_whole_site(

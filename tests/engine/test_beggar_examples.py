@@ -112,7 +112,8 @@ def test_seed_war() -> None:
     assert (game.winner, game.cards_played, game.tricks) == (1, 177, 21)
     record = beggar_json(BeggarSetup.from_seed("war"))
     assert (record["winner"], record["cards_played"], record["tricks"]) == (1, 177, 21)
-    assert record["seating"] == [1, 0] and record["seed"] == "war"
+    assert record["seating"] == [1, 0]
+    assert record["seed"] == "war"
 
 
 def test_a_cycle_in_the_notation_not_card_for_card() -> None:
@@ -141,7 +142,8 @@ def test_emptying_a_pile_with_a_court_card_is_not_losing() -> None:
     _, results = by_cards(parse_hands("QS / 2H 3H"))
     queen, first, last = results
     assert (queen.seat, queen.paying, queen.owed, queen.to_move) == (0, False, 2, 1)
-    assert queen.owed_for == parse_card("QS") and queen.counts == (0, 2)
+    assert queen.owed_for == parse_card("QS")
+    assert queen.counts == (0, 2)
     assert queen.outcome is None  # seat 0 holds nothing, yet is not out
     assert (first.seat, first.paying, first.owed, first.pile) == (1, True, 1, 2)
     assert (last.taken_by, last.taken, last.pile, last.tricks) == (0, 3, 0, 1)
@@ -176,8 +178,10 @@ def test_what_is_owed_card_by_card() -> None:
         1, True, 2, parse_card("QD"), 0)
     # Seat 0 pays the queen with 3C, then has no card for the second: seat 1 wins.
     assert (results[-1].seat, results[-1].taken_by, results[-1].to_move) == (0, 1, 0)
-    assert results[-1].owed == 1 and results[-1].game_winner == 1
-    assert results[-1].counts == (0, 8) and len(results) == 6
+    assert results[-1].owed == 1
+    assert results[-1].game_winner == 1
+    assert results[-1].counts == (0, 8)
+    assert len(results) == 6
 
 
 def test_notation_gives_cards_deterministically() -> None:
@@ -200,7 +204,8 @@ def test_hands_in_notation_of_any_length() -> None:
     assert cards_text(short[0] + short[1]) == "2C 3C JC 4C KC 5C JD 6C"
     # RULES.md 10.9's last example, written in notation: the same endless game
     cards = play_beggar_fast(parse_hands("2C 3C JC 6C / KC 5C JD 7C"))
-    assert play_beggar_fast(short) == cards and cards.cycle is not None
+    assert play_beggar_fast(short) == cards
+    assert cards.cycle is not None
     half = parse_beggar_hands(NESSLER.split("/")[0] + " / -")  # 26 and 1 symbols
     assert [len(p) for p in half] == [26, 1]
 
@@ -276,7 +281,8 @@ def test_the_record_deals_give_their_published_counts() -> None:
         assert record_deal(r["slug"]) is not None
         if (r["finder"], r["year"]) in PUBLISHED:
             assert (r["cards_played"], r["tricks"]) == PUBLISHED[r["finder"], r["year"]]
-            assert r["outcome"] == "win" and r["cycle"] is None
+            assert r["outcome"] == "win"
+            assert r["cycle"] is None
     endless = results[-1]
     assert (endless["finder"], endless["year"], endless["reason"]) == ("Casella", 2024, "cycle")
     assert endless["cycle"]["length_tricks"] == 62

@@ -74,8 +74,10 @@ def test_every_card_is_somewhere_at_every_step(piles: list[list[Card]]) -> None:
         result = game.put_down()
         held = Counter([c for p in game.piles for c in p] + game.table)
         assert held == dealt
-        assert result.counts == game.counts() and result.pile == len(game.table)
-        assert result.number == game.cards_played and result.tricks == game.tricks
+        assert result.counts == game.counts()
+        assert result.pile == len(game.table)
+        assert result.number == game.cards_played
+        assert result.tricks == game.tricks
         if result.owed:  # a court card is being paid for, by the other seat
             assert result.owed_for is not None
             assert result.to_move != game.court_seat
@@ -84,10 +86,13 @@ def test_every_card_is_somewhere_at_every_step(piles: list[list[Card]]) -> None:
             assert (result.owed, result.to_move) == (VALUE_OF[result.card], 1 - result.seat)
     assert game.over
     if game.outcome is Outcome.WIN:
-        assert game.winner is not None and game.reason is Reason.ALL_CARDS
-        assert game.counts()[game.winner] == sum(dealt.values()) and not game.table
+        assert game.winner is not None
+        assert game.reason is Reason.ALL_CARDS
+        assert game.counts()[game.winner] == sum(dealt.values())
+        assert not game.table
     else:
-        assert game.reason is Reason.CYCLE and game.cycle is not None
+        assert game.reason is Reason.CYCLE
+        assert game.cycle is not None
 
 
 @FAST
@@ -114,7 +119,8 @@ def test_a_trick_goes_under_the_takers_pile_in_the_order_played(piles: list[list
         trick = game.play_trick()
         pile = list(game.piles[trick.taker])
         assert pile[len(pile) - len(trick.cards):] == list(trick.cards)
-        assert trick.seats[0] == trick.starter and len(trick.seats) == len(trick.cards)
+        assert trick.seats[0] == trick.starter
+        assert len(trick.seats) == len(trick.cards)
         assert trick.counts == game.counts()
 
 
@@ -140,7 +146,9 @@ def test_only_the_notation_matters(piles: list[list[Card]], data: st.DataObject)
 def test_a_cycle_really_repeats(piles: list[list[Card]]) -> None:
     summary = play_beggar_fast(piles)
     cycle = summary.cycle
-    assert cycle is not None and summary.reason is Reason.CYCLE and summary.winner is None
+    assert cycle is not None
+    assert summary.reason is Reason.CYCLE
+    assert summary.winner is None
     assert cycle.start_trick + cycle.length_tricks == summary.tricks
     assert cycle.start_cards + cycle.length_cards == summary.cards_played
     game = BeggarGame(piles)
@@ -160,8 +168,10 @@ def test_records_with_and_without_log_agree(seed: str) -> None:
     logged = beggar_json(setup, log=True)
     log = logged.pop("log")
     assert logged == plain
-    assert len(log) == plain["tricks"] and log[-1]["cards_played"] == plain["cards_played"]
-    assert log[-1]["reason"] == plain["reason"] and log[-1]["counts"] == plain["final_counts"]
+    assert len(log) == plain["tricks"]
+    assert log[-1]["cards_played"] == plain["cards_played"]
+    assert log[-1]["reason"] == plain["reason"]
+    assert log[-1]["counts"] == plain["final_counts"]
     dealt = [card_text(c) for p in setup.piles for c in p]
     played = [c for t in log for c in t["cards"]]
     assert set(played) <= set(dealt)

@@ -44,7 +44,8 @@ from cardwar.engine import (
 def test_every_card_round_trips_and_ranks_are_2_low_ace_high() -> None:
     texts = [card_text(Card(i)) for i in range(PACK_SIZE)]
     assert " ".join(texts[:13]) == "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
-    assert texts[13] == "2D" and texts[-1] == "AS"
+    assert texts[13] == "2D"
+    assert texts[-1] == "AS"
     assert len(set(texts)) == 52
     for i, t in enumerate(texts):
         assert parse_card(t) == i
@@ -113,7 +114,7 @@ def test_deal_round_the_table_with_leftover_set_aside(players: int, each: int) -
 
 
 def test_deal_needs_a_card_each() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot deal 1 cards to 2 players"):
         deal([Card(0)], 2)
     assert deal([Card(0), Card(1), Card(2)], 2) == [[Card(0)], [Card(1)]]
 
@@ -127,19 +128,27 @@ def test_variants_are_data() -> None:
     assert [v.name for v in VARIANTS.values() if not v.online] == ["ers", "slapjack"]
     assert {VARIANTS["ers"].play, VARIANTS["slapjack"].play} == {"slaps"}
     assert VARIANTS["ers"].players == (2, 3, 4)
-    assert get_variant("peace") is PEACE and get_variant("war") is WAR
-    assert get_variant("beggar") is BEGGAR and BEGGAR.play == "turns"
-    assert BEGGAR.players == (2,) and BEGGAR.face_down_options == ()
+    assert get_variant("peace") is PEACE
+    assert get_variant("war") is WAR
+    assert get_variant("beggar") is BEGGAR
+    assert BEGGAR.play == "turns"
+    assert BEGGAR.players == (2,)
+    assert BEGGAR.face_down_options == ()
     assert BEGGAR.check(2) == 0
     with pytest.raises(OptionError, match="no ties"):
         BEGGAR.check(2, 1)
     with pytest.raises(OptionError, match="2 players, not 3"):
         BEGGAR.check(3)
-    assert PEACE.low_wins and not WAR.low_wins
-    assert PEACE.face_down == 5 and PEACE.face_down_options == (5,)
-    assert WAR.face_down == 3 and set(WAR.face_down_options) == {1, 3}
-    assert PEACE.battle_limit == 1000 and WAR.battle_limit is None
-    assert PEACE.players == (2, 3, 4) and WAR.players == (2, 3, 4)
+    assert PEACE.low_wins
+    assert not WAR.low_wins
+    assert PEACE.face_down == 5
+    assert PEACE.face_down_options == (5,)
+    assert WAR.face_down == 3
+    assert set(WAR.face_down_options) == {1, 3}
+    assert PEACE.battle_limit == 1000
+    assert WAR.battle_limit is None
+    assert PEACE.players == (2, 3, 4)
+    assert WAR.players == (2, 3, 4)
     with pytest.raises(OptionError, match="nope"):
         get_variant("nope")
 
@@ -166,8 +175,11 @@ def test_options_not_allowed_are_rejected(variant, players, face_down) -> None: 
 
 
 def test_allowed_options_are_accepted() -> None:
-    assert PEACE.check(3) == 5 and PEACE.check(4, 5) == 5
-    assert WAR.check(2) == 3 and WAR.check(2, 1) == 1 and WAR.check(4, 3) == 3
+    assert PEACE.check(3) == 5
+    assert PEACE.check(4, 5) == 5
+    assert WAR.check(2) == 3
+    assert WAR.check(2, 1) == 1
+    assert WAR.check(4, 3) == 3
     assert Game(WAR, [[Card(0), Card(1)], [Card(2), Card(3)]], 1).face_down == 1
 
 
@@ -176,9 +188,9 @@ def test_game_rejects_bad_piles() -> None:
         Game(PEACE, [[Card(0)], [Card(0)]])
     with pytest.raises(ValueError, match="at least one"):
         Game(PEACE, [[Card(0)], []])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a card appears twice"):
         play_fast(PEACE, [[Card(0), Card(1)], [Card(1)]])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="every seat needs at least one card"):
         play_fast(PEACE, [[], [Card(1)]])
 
 
@@ -226,7 +238,8 @@ def test_seat_view_has_no_cards_and_no_seed(players: int, variant, data) -> None
         view = seat_view(game, viewer).to_json()
         text = json.dumps(view)
         assert not CARD_RE.search(text), text
-        assert seed not in text and commitment(seed) not in text
+        assert seed not in text
+        assert commitment(seed) not in text
         assert set(view) == {
             "viewer", "battle", "counts", "in_play", "eliminated", "pot",
             "outcome", "reason", "winner",
@@ -235,7 +248,7 @@ def test_seat_view_has_no_cards_and_no_seed(players: int, variant, data) -> None
         assert view["battle"] == game.battles
         assert view["counts"] == list(game.counts())
         assert sum(view["counts"]) + view["pot"] == game.cards_in_play
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no seat"):
         seat_view(game, players)
 
 
@@ -244,5 +257,6 @@ def test_seat_view_after_an_unresolvable_draw_counts_the_pot() -> None:
     game.play_battle()
     view = seat_view(game).to_json()
     assert view["pot"] == 2
-    assert view["outcome"] == "draw" and view["reason"] == "unresolvable"
+    assert view["outcome"] == "draw"
+    assert view["reason"] == "unresolvable"
     assert not CARD_RE.search(json.dumps(view))

@@ -112,7 +112,9 @@ def test_example1_step_piles_and_battle_limit() -> None:
     assert r1.pot_cards() == [c("2C"), c("9H")]
     assert r1.out == ()
     assert r1.counts == (3, 1)
-    assert r1.outcome is None and r1.reason is None and r1.game_winner is None
+    assert r1.outcome is None
+    assert r1.reason is None
+    assert r1.game_winner is None
     assert pile_text(game) == ["5D 2C 9H", "3S"]
 
     r2 = game.play_battle()
@@ -411,7 +413,8 @@ PEACE_DECK = (
 def test_seed_peace_commitment_and_deck() -> None:
     assert commitment("peace") == PEACE_COMMITMENT
     deck = shuffled_deck("peace")
-    assert len(deck) == 52 and len(set(deck)) == 52
+    assert len(deck) == 52
+    assert len(set(deck)) == 52
     assert cards_text(deck) == PEACE_DECK
 
 

@@ -106,7 +106,8 @@ def check_game(variant: Variant, piles: list[list[Card]], face_down: int) -> Gam
         for peace in r.peaces:
             for s in range(game.players):
                 if s not in before_active:
-                    assert peace.face_down[s] is None and peace.face_up[s] is None
+                    assert peace.face_down[s] is None
+                    assert peace.face_up[s] is None
                     continue
                 down = peace.face_down[s]
                 assert down is not None
@@ -210,7 +211,8 @@ def test_two_player_peace_fast_equals_step_on_seeded_deals() -> None:
         assert fast == _step_summary(PEACE, setup.piles), f"seed prop/{i}"
         reasons[fast.reason.value] += 1
     # The sample must exercise both ways a 2-player Peace deal usually ends.
-    assert reasons["all_cards"] > 0 and reasons["battle_limit"] > 0
+    assert reasons["all_cards"] > 0
+    assert reasons["battle_limit"] > 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -409,4 +411,5 @@ def test_high_wins_round_path_equals_step_on_seeded_deals() -> None:
         fast = play_fast(WAR_LIMITED, piles)
         assert fast == _step_summary(WAR_LIMITED, piles), f"seed hi/{i}"
         reasons[fast.reason.value] += 1
-    assert reasons["all_cards"] > 0 and reasons["battle_limit"] > 0
+    assert reasons["all_cards"] > 0
+    assert reasons["battle_limit"] > 0

@@ -82,7 +82,8 @@ def push_random(game: SlapGame, choices: list[int]) -> list[Step]:
             pile = max(0, game.cards_played - r // 100 % 4)
             steps.append(game.slap(seat, pile))
         assert sum(game.counts()) + len(game.table) == total
-        assert steps[-1].counts == game.counts() and steps[-1].pile == len(game.table)
+        assert steps[-1].counts == game.counts()
+        assert steps[-1].pile == len(game.table)
     assert game.over
     return steps
 
@@ -94,7 +95,8 @@ def test_cards_are_kept_and_a_recorded_game_replays_the_same(
     game = SlapGame(piles, rules)
     steps = push_random(game, choices)
     if game.outcome is Outcome.WIN:
-        assert game.winner is not None and game.counts()[game.winner] == game.cards_in_play
+        assert game.winner is not None
+        assert game.counts()[game.winner] == game.cards_in_play
         assert set(game.out) == set(range(game.players)) - {game.winner}
     recorded = [move_from_json(move_json(m)) for m in game.moves]
     again = SlapGame(piles, rules)
@@ -172,7 +174,8 @@ def test_a_computers_game_is_a_pure_function_of_its_seed(
     assert game.cards_in_play == in_play
     assert all(sum(s.counts) + s.pile == in_play for s in steps)
     again, decided_again = play_computers(setup, skills[:players])
-    assert again.moves == game.moves and decided_again == decided
+    assert again.moves == game.moves
+    assert decided_again == decided
     # the slaps that counted, as --slaps gives them, play the same game
     replayed = play_decided(setup, decided)
     assert state(replayed) == state(game)
@@ -207,7 +210,8 @@ def test_a_game_that_goes_on_is_a_draw_at_the_card_limit() -> None:
     end = game.push(PutDown())
     assert (end.outcome, game.reason.value if game.reason else None) == (Outcome.DRAW,
                                                                        "card_limit")
-    assert game.cards_played == 7 and len(game.table) == on_table
+    assert game.cards_played == 7
+    assert len(game.table) == on_table
     assert game.push(Slap(0, 7)).verdict is Verdict.TOO_LATE
 
 

@@ -46,8 +46,10 @@ def test_a_completed_payment_waits_for_the_slap_window() -> None:
     game = game_of("JC 5C 9C / 5D 8D")
     game.put_down()  # JC: seat 1 owes 1
     step = game.put_down()  # 5D pays: a trick for seat 0, after the window
-    assert step.window == 0 and WindowOpened(0, Taking.TRICK) in step.events
-    assert step.pile == 2 and step.to_move == 0
+    assert step.window == 0
+    assert WindowOpened(0, Taking.TRICK) in step.events
+    assert step.pile == 2
+    assert step.to_move == 0
     with pytest.raises(WindowOpenError):
         game.put_down()
     assert game.close().events[0].why is Taking.TRICK  # type: ignore[union-attr]
@@ -58,7 +60,9 @@ def test_a_completed_payment_waits_for_the_slap_window() -> None:
     game.put_down()
     game.put_down()  # JD pays with a court card: seat 0 owes 1, and JC JD is a double
     assert game.slap(0, 2).verdict is Verdict.VALID
-    assert game.window is None and game.to_move == 0 and game.owed == 0
+    assert game.window is None
+    assert game.to_move == 0
+    assert game.owed == 0
 
 
 def test_an_earlier_slappable_pile_still_on_the_table_can_be_slapped() -> None:
@@ -68,7 +72,8 @@ def test_an_earlier_slappable_pile_still_on_the_table_can_be_slapped() -> None:
     game.put_down()
     game.put_down()  # 7C 7D: a double (pile 2)
     game.put_down()  # 2C: pile 3 is not slappable
-    assert game.pattern(2) is not None and game.pattern(3) is None
+    assert game.pattern(2) is not None
+    assert game.pattern(3) is None
     step = game.slap(1, 2)
     assert step.verdict is Verdict.VALID
     assert cards_text(game.piles[1]) == "4D 5D 7C 7D 2C"  # the pile as it is now
@@ -82,7 +87,8 @@ def test_slapping_in_off_puts_an_empty_player_out_at_once() -> None:
     """11.7 with slapping in off: out on putting down the last card ..."""
     game = game_of("2C / 3D 4D / 5H 6H", slap_in=False)
     step = game.put_down()
-    assert game.out == {0: 1} and step.to_move == 1
+    assert game.out == {0: 1}
+    assert step.to_move == 1
     assert game.slap(0, 1).verdict is Verdict.OUT
 
 
@@ -91,12 +97,14 @@ def test_slapping_in_off_keeps_the_player_of_the_last_court_card() -> None:
     may still get it back (as 10.6); a slap by them is refused meanwhile."""
     game = game_of("KC / 2D 3D 4D 5D / 6H 7H", slap_in=False)
     game.put_down()  # KC, seat 0's last card: seat 1 owes 3
-    assert game.out == {} and game.owed == 3
+    assert game.out == {}
+    assert game.owed == 3
     assert game.slap(0, 1).verdict is Verdict.NO_SLAP_IN
     for _ in range(3):
         game.put_down()
     game.close()
-    assert game.counts() == (4, 1, 2) and game.out == {}
+    assert game.counts() == (4, 1, 2)
+    assert game.out == {}
     game = game_of("KC / 2D QD / 6H 7H", slap_in=False)
     game.put_down()
     game.put_down()
@@ -107,9 +115,12 @@ def test_slapping_in_off_keeps_the_player_of_the_last_court_card() -> None:
 def test_slapping_in_on_an_empty_player_is_out_when_someone_else_takes_the_pile() -> None:
     game = game_of("2C / 3D 4D 5D")
     game.put_down()
-    assert game.out == {} and game.may_slap(0)
+    assert game.out == {}
+    assert game.may_slap(0)
     assert game.slap(0, 1).verdict is Verdict.WRONG  # an empty player's wrong slap: out
-    assert game.out == {0: 1} and game.winner == 1 and game.counts() == (0, 4)
+    assert game.out == {0: 1}
+    assert game.winner == 1
+    assert game.counts() == (0, 4)
 
 
 def test_slapjack_gives_the_card_to_the_player_of_the_top_card() -> None:
@@ -117,7 +128,8 @@ def test_slapjack_gives_the_card_to_the_player_of_the_top_card() -> None:
     game.put_down()
     game.put_down()  # 4D by seat 1
     step = game.slap(0, 2)
-    assert step.verdict is Verdict.WRONG and cards_text(game.piles[1]) == "5D 3C"
+    assert step.verdict is Verdict.WRONG
+    assert cards_text(game.piles[1]) == "5D 3C"
     assert game.burned == 1
 
 
@@ -128,7 +140,8 @@ def test_slapjack_card_for_a_player_who_is_out_goes_under_the_pile() -> None:
     assert 0 in game.out
     step = game.slap(1, 1)
     assert step.verdict is Verdict.WRONG
-    assert cards_text(game.table) == "4D 2C" and game.counts() == (0, 1, 3)
+    assert cards_text(game.table) == "4D 2C"
+    assert game.counts() == (0, 1, 3)
 
 
 def test_moves_the_game_cannot_take_are_errors_that_change_nothing() -> None:
@@ -140,7 +153,8 @@ def test_moves_the_game_cannot_take_are_errors_that_change_nothing() -> None:
     with pytest.raises(SlapError, match="not to move"):
         game.push(PutDown(1))
     game.push(PutDown(0))
-    assert game.moves == [PutDown(0)] and game.slap(1, 0).verdict is Verdict.EMPTY_PILE
+    assert game.moves == [PutDown(0)]
+    assert game.slap(1, 0).verdict is Verdict.EMPTY_PILE
     with pytest.raises(SlapError, match="not a move"):
         game.push("put")  # type: ignore[arg-type]
     while not game.over:
@@ -174,7 +188,8 @@ def test_options_round_trip() -> None:
 
 def test_parse_slaps() -> None:
     assert [s.text() for s in parse_slaps("3:1, 4:0,5:1@7", 2)] == ["3:1", "4:0", "5:1@7"]
-    assert parse_slaps("", 2) == [] and parse_slaps("  ", 3) == []
+    assert parse_slaps("", 2) == []
+    assert parse_slaps("  ", 3) == []
     for bad, needle in (("3;1", "STEP:SEAT"), ("3:2", "no seat 2"), ("5:1@4", "before"),
                         ("3:1,", "STEP:SEAT"), ("-1:0", "STEP:SEAT")):
         with pytest.raises(ValueError, match=needle):
@@ -188,11 +203,15 @@ def test_reaction_times_feel_human() -> None:
                              (Skill.RELAXED, 600, 900)):
         r = REFLEXES[skill]
         times = sorted(r.reaction(words) for _ in range(4000))
-        assert r.base <= times[0] and times[-1] < r.base + 3 * r.spread + r.lapse
+        assert r.base <= times[0]
+        assert times[-1] < r.base + 3 * r.spread + r.lapse
         middle = times[len(times) // 5: -len(times) // 5]  # the middle 60%
-        assert low <= middle[0] and middle[-1] <= high, (skill, middle[0], middle[-1])
+        assert low <= middle[0], (skill, middle[0], middle[-1])
+        assert middle[-1] <= high, (skill, middle[0], middle[-1])
     rates = [REFLEXES[s].wrong_permille for s in (Skill.SHARP, Skill.NORMAL, Skill.RELAXED)]
-    assert rates == sorted(rates) and rates[0] > 0 and rates[-1] <= 20
+    assert rates == sorted(rates)
+    assert rates[0] > 0
+    assert rates[-1] <= 20
 
 
 def test_computers_draw_after_the_seating_and_slap_every_slappable_pile() -> None:
@@ -207,7 +226,8 @@ def test_computers_draw_after_the_seating_and_slap_every_slappable_pile() -> Non
     game.put_down()
     game.put_down()
     intents = Computers(Words("x"), {0: Skill.SHARP, 1: Skill.RELAXED}).react(game)
-    assert [i.seat for i in intents] == [0, 1] and all(i.pile == 2 for i in intents)
+    assert [i.seat for i in intents] == [0, 1]
+    assert all(i.pile == 2 for i in intents)
 
 
 def test_wrong_slaps_are_rare_and_rarer_with_skill() -> None:

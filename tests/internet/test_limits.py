@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from play.helpers import ORIGIN, create, finish, join, make_client, ws
+from play.helpers import ORIGIN, create, finish, join, make_client, receive_until_closed, ws
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -96,14 +96,15 @@ def test_https_behind_the_trusted_proxy_needs_an_https_origin(tmp_path):
 
 
 # -- item 3: limits per client address -------------------------------------------------
-@pytest.mark.parametrize("locale,words", [("en", "Too many requests"),
+@pytest.mark.parametrize(("locale", "words"), [("en", "Too many requests"),
                                           ("pl", "Zbyt wiele"), ("de", "Zu viele")])
 def test_creating_too_many_games_gets_a_translated_429(tmp_path, locale, words):
     with make_client(tmp_path, creates_per_minute=3) as c:
         assert [post_game(c, locale).status_code for _ in range(3)] == [303] * 3
         refused = post_game(c, locale)
         assert refused.status_code == 429
-        assert f'<html lang="{locale}">' in refused.text and words in refused.text
+        assert f'<html lang="{locale}">' in refused.text
+        assert words in refused.text
         assert refused.headers["retry-after"] == "20"  # 3 a minute: one more in 20 s
 
 
@@ -197,15 +198,13 @@ def test_a_flooding_socket_is_warned_then_closed_with_1008(tmp_path):
         gid, s0 = create(c)
         with ws(c, gid, s0) as sock:
             sock.receive_json()
-            warnings = 0
+            for _ in range(200):
+                sock.send_json({"type": "auto", "on": False})
+            got: list[dict] = []
             with pytest.raises(WebSocketDisconnect) as closed:
-                for _ in range(200):
-                    sock.send_json({"type": "auto", "on": False})
-                for _ in range(400):
-                    message = sock.receive_json()
-                    warnings += message.get("code") == "rate_limited"
+                receive_until_closed(sock, got, limit=400)
             assert closed.value.code == 1008
-            assert warnings == 3
+            assert sum(m.get("code") == "rate_limited" for m in got) == 3
         metrics = c.get("/metrics").text
         assert 'cardwar_limited_total{what="flood"}' in metrics
 

@@ -76,7 +76,8 @@ def test_an_expired_lobby_is_not_served_even_before_the_sweep(tmp_path):
         page = c.get(f"/it/g/{gid}")
         assert page.status_code == 410
         assert "Questa partita è scaduta" in page.text
-        assert 'href="/it/#play"' in page.text and "Inizia una nuova partita" in page.text
+        assert 'href="/it/#play"' in page.text
+        assert "Inizia una nuova partita" in page.text
         r = c.post(f"/en/g/{gid}/join", data={"nickname": "Bob"},
                    headers={"origin": "http://testserver"}, follow_redirects=False)
         assert r.status_code == 410

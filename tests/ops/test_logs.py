@@ -89,13 +89,18 @@ def test_json_lines_shape(capsys: pytest.CaptureFixture[str]) -> None:
 
     first, second, third = json_lines(capsys.readouterr().err)
     assert set(first) == {"time", "level", "logger", "message", "game", "when"}
-    assert first["level"] == "INFO" and first["logger"] == "cardwar.test"
-    assert first["message"] == "battle 12 played" and first["game"] == "k3x9"
-    assert first["time"].endswith("Z") and first["time"][10] == "T"
+    assert first["level"] == "INFO"
+    assert first["logger"] == "cardwar.test"
+    assert first["message"] == "battle 12 played"
+    assert first["game"] == "k3x9"
+    assert first["time"].endswith("Z")
+    assert first["time"][10] == "T"
     assert first["when"].startswith("<object")  # not JSON: written with str()
     assert "request_id" not in first
-    assert second["request_id"] == "req-1" and second["level"] == "WARNING"
-    assert third["request_id"] == "req-1" and third["level"] == "ERROR"
+    assert second["request_id"] == "req-1"
+    assert second["level"] == "WARNING"
+    assert third["request_id"] == "req-1"
+    assert third["level"] == "ERROR"
     assert "ZeroDivisionError: boom" in third["exc_info"]
 
 
@@ -151,13 +156,14 @@ def test_json_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_bad_level_is_a_value_error() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown log level 'LOUD'"):
         configure_logging("LOUD")
 
 
 def test_logging_config_is_a_dictconfig_for_uvicorn() -> None:
     config = logs.logging_config("debug", json_lines=True)
-    assert config["version"] == 1 and config["disable_existing_loggers"] is False
+    assert config["version"] == 1
+    assert config["disable_existing_loggers"] is False
     assert config["root"] == {"level": "DEBUG", "handlers": ["stderr"]}
     assert config["handlers"]["stderr"]["formatter"] == "json"
     assert config["loggers"]["uvicorn.access"]["propagate"] is True
@@ -179,7 +185,8 @@ def test_valid_incoming_id_is_used_and_echoed(
     assert response.headers["x-request-id"] == incoming
     assert response.json() == {"state": incoming, "context": incoming}
     line = next(r for r in json_lines(capsys.readouterr().err) if r["logger"] == "cardwar.test")
-    assert line["request_id"] == incoming and line["game"] == "k3x9"
+    assert line["request_id"] == incoming
+    assert line["game"] == "k3x9"
     assert request_id.get() is None  # reset after the request
 
 
@@ -188,7 +195,8 @@ def test_missing_id_is_generated() -> None:
         first = client.get("/hello")
         second = client.get("/hello")
     rid = first.headers["x-request-id"]
-    assert len(rid) == 32 and all(c in "0123456789abcdef" for c in rid)
+    assert len(rid) == 32
+    assert all(c in "0123456789abcdef" for c in rid)
     assert first.json() == {"state": rid, "context": rid}
     assert second.headers["x-request-id"] != rid
 
@@ -200,7 +208,9 @@ def test_invalid_incoming_id_is_replaced(incoming: str) -> None:
     with TestClient(app()) as client:
         response = client.get("/hello", headers=[(b"X-Request-ID", incoming.encode())])
     rid = response.headers["x-request-id"]
-    assert rid != incoming and logs.valid_request_id(rid) and len(rid) == 32
+    assert rid != incoming
+    assert logs.valid_request_id(rid)
+    assert len(rid) == 32
     assert response.json()["context"] == rid
 
 
@@ -224,11 +234,13 @@ def test_websocket_gets_an_id_in_context_and_handshake() -> None:
         with client.websocket_connect("/ws", headers={"X-Request-ID": "bad id"}) as ws:
             ws.send_text("hi")
             rid = ws.receive_json()["context"]
-            assert rid != "bad id" and len(rid) == 32
+            assert rid != "bad id"
+            assert len(rid) == 32
 
 
 def test_request_id_validation() -> None:
-    assert logs.valid_request_id("a") and logs.valid_request_id("Z" * 64)
+    assert logs.valid_request_id("a")
+    assert logs.valid_request_id("Z" * 64)
     assert not logs.valid_request_id(None)
     assert not logs.valid_request_id("")
     assert not logs.valid_request_id("a\n")
@@ -258,7 +270,8 @@ def test_uvicorn_process_writes_only_json_lines_with_request_ids() -> None:
                 )
                 break
             except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, "uvicorn did not start"
+                assert proc.poll() is None, "uvicorn did not start"
+                assert time.monotonic() < deadline, "uvicorn did not start"
                 time.sleep(0.1)
         assert response.headers["x-request-id"] == "up-1"
     finally:
@@ -268,7 +281,9 @@ def test_uvicorn_process_writes_only_json_lines_with_request_ids() -> None:
     by_logger = {r["logger"] for r in records}
     assert {"uvicorn.error", "uvicorn.access", "cardwar.test"} <= by_logger
     hello_line = next(r for r in records if r["logger"] == "cardwar.test")
-    assert hello_line["request_id"] == "up-1" and hello_line["game"] == "k3x9"
+    assert hello_line["request_id"] == "up-1"
+    assert hello_line["game"] == "k3x9"
     access = next(r for r in records if r["logger"] == "uvicorn.access")
-    assert access["request_id"] == "up-1" and access["status"] == 200
+    assert access["request_id"] == "up-1"
+    assert access["status"] == 200
     assert access["path"] == "/hello"

@@ -66,7 +66,8 @@ def test_every_metric_is_in_the_exposition_with_its_type() -> None:
 
 
 def test_buckets_span_1ms_to_2s() -> None:
-    assert metrics.BUCKETS[0] == 0.001 and metrics.BUCKETS[-1] == 2.0
+    assert metrics.BUCKETS[0] == 0.001
+    assert metrics.BUCKETS[-1] == 2.0
     assert list(metrics.BUCKETS) == sorted(metrics.BUCKETS)
     assert 0.1 in metrics.BUCKETS  # the p99 target is a bucket edge
 
@@ -94,7 +95,7 @@ def test_battle_played_counts_and_observes() -> None:
     ("variant", "latency"), [("", 0.1), ("peace", -0.001), ("peace", float("nan"))]
 )
 def test_battle_played_rejects_bad_input(variant: str, latency: float) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"variant must be|latency_s must be"):
         metrics.battle_played(variant, latency)
 
 
@@ -112,7 +113,7 @@ def test_connections_and_games_gauges() -> None:
     assert value("cardwar_games_in_progress") == 7
     metrics.set_games_in_progress(0)
     assert value("cardwar_games_in_progress") == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot be negative"):
         metrics.set_games_in_progress(-1)
     metrics.process_exiting()  # a no-op in single-process mode
 
@@ -198,7 +199,8 @@ def test_multiprocess_dir_is_honoured_and_aggregated(
         stderr=subprocess.PIPE, text=True,
     ) as alive:
         try:
-            assert alive.stdout is not None and alive.stdout.readline().strip() == "ready"
+            assert alive.stdout is not None
+            assert alive.stdout.readline().strip() == "ready"
             run_python(WORKER, multiproc_env, json.dumps({
                 "connections": 1, "battles": [["war", 0.003], ["war", None]], "games": 6,
             }))
@@ -235,4 +237,5 @@ def test_missing_multiprocess_dir_is_an_error(
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode != 0
-    assert "PROMETHEUS_MULTIPROC_DIR" in done.stderr and "missing" in done.stderr
+    assert "PROMETHEUS_MULTIPROC_DIR" in done.stderr
+    assert "missing" in done.stderr

@@ -105,7 +105,8 @@ def test_config_passes_nginx_t(tmp_path: Path) -> None:
         nginx_command(nginx, conf, "-t"), capture_output=True, text=True, timeout=30
     )
     assert done.returncode == 0, done.stderr
-    assert "syntax is ok" in done.stderr and "test is successful" in done.stderr
+    assert "syntax is ok" in done.stderr
+    assert "test is successful" in done.stderr
 
 
 def test_config_has_what_websockets_need() -> None:
@@ -214,7 +215,8 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
                 assert got["host"] == f"127.0.0.1:{port}"  # port kept for the Origin check
                 assert got["x_forwarded_for"] == "127.0.0.1"  # the client's value is not trusted
                 assert got["x_forwarded_proto"] == "http"
-                assert got["client"] == "127.0.0.1" and got["scheme"] == "http"
+                assert got["client"] == "127.0.0.1"
+                assert got["scheme"] == "http"
                 assert got["connection"] in (None, "")  # no "upgrade" on plain HTTP
             assert seen == {"a", "b"}
 
@@ -229,31 +231,37 @@ def test_http_and_websockets_through_nginx_to_both_backends(tmp_path: Path) -> N
             # Static files come from disk: a version's own copy, cached for a year;
             # without a version the newest copy, for an hour; nothing else.
             versioned = client.get("/static/site.css?v=0123456789")
-            assert versioned.status_code == 200 and "color: blue" in versioned.text
+            assert versioned.status_code == 200
+            assert "color: blue" in versioned.text
             assert versioned.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert versioned.headers["content-type"].startswith("text/css")
             plain = client.get("/static/site.css")
-            assert plain.status_code == 200 and "color: black" in plain.text
+            assert plain.status_code == 200
+            assert "color: black" in plain.text
             assert plain.headers["cache-control"] == "public, max-age=3600"
             assert client.get("/static/site.css?v=../../etc").text == plain.text
             missing = client.get("/static/site.css?v=9999999999")
-            assert missing.status_code == 404 and "cache-control" not in missing.headers
+            assert missing.status_code == 404
+            assert "cache-control" not in missing.headers
             assert client.get("/static/missing.css").status_code == 404
             # ES modules: the version of their folder is in the path (module_url);
             # `cardwar static` keeps each version's copy, and only those are served.
             module = client.get("/static/v/abcdef0123/play/game.js")
-            assert module.status_code == 200 and "import './x.js'" in module.text
+            assert module.status_code == 200
+            assert "import './x.js'" in module.text
             assert module.headers["cache-control"] == "public, max-age=31536000, immutable"
             assert module.headers["content-type"].startswith(("application/javascript",
                                                               "text/javascript"))
             for other in ("/static/v/abcdef0123/play/x.js", "/static/v/9999999999/play/game.js",
                           "/static/v/abc/play/game.js"):
                 missing = client.get(other)
-                assert missing.status_code == 404 and "cache-control" not in missing.headers
+                assert missing.status_code == 404
+                assert "cache-control" not in missing.headers
 
             # /metrics is served to loopback.
             metrics = client.get("/metrics")
-            assert metrics.status_code == 200 and metrics.text.startswith("metrics from ")
+            assert metrics.status_code == 200
+            assert metrics.text.startswith("metrics from ")
 
             # A "continue on another device" link: proxied, its key never logged.
             client.get("/pl/g/Abc123/continue/s3cr3t-KEY?x=1")

@@ -53,7 +53,8 @@ def test_metrics_count_battles_connections_and_games(tmp_path):
             while ws0.receive_json()["type"] != "battle":
                 pass
             after = c.get("/metrics").text
-    assert during.status_code == 200 and "text/plain" in during.headers["content-type"]
+    assert during.status_code == 200
+    assert "text/plain" in during.headers["content-type"]
     assert during.headers.get("x-request-id")  # RequestIdMiddleware is installed
     opened = _sample(during.text, "cardwar_open_connections")
     assert opened - _sample(before, "cardwar_open_connections") == 2

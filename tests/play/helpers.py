@@ -53,7 +53,8 @@ def rematch(c: TestClient, gid: str, secret: str) -> tuple[str, str]:
     """The former player of ``secret`` clicks the rematch button: (new game, new secret)."""
     r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: secret}, ORIGIN),
                follow_redirects=False)
-    assert r.status_code == 303 and "error" not in r.headers["location"], r.headers
+    assert r.status_code == 303, r.headers
+    assert "error" not in r.headers["location"], r.headers
     new = r.headers["location"].rsplit("/", 1)[1]
     secret = r.cookies[f"cw_{new}"]
     c.cookies.clear()
@@ -134,6 +135,21 @@ def until(sock: Any, kind: str, seen: list[dict[str, Any]] | None = None,
             seen.append(m)
         if m["type"] == kind and all(m.get(k) == v for k, v in match.items()):
             return m
+
+
+def receive_until_closed(sock: Any, into: list[dict[str, Any]] | None = None,
+                         limit: int = 1000) -> None:
+    """Receive messages (appended to ``into``) until the server closes ``sock``.
+
+    Raises:
+        WebSocketDisconnect: the close, with its ``code``: what the caller expects.
+        AssertionError: ``limit`` messages came and the socket is still open.
+    """
+    for _ in range(limit):
+        message = sock.receive_json()
+        if into is not None:
+            into.append(message)
+    raise AssertionError(f"still open after {limit} messages")
 
 
 def sync(sock: Any, seen: list[dict[str, Any]] | None = None) -> None:

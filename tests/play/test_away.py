@@ -47,7 +47,8 @@ def test_a_tap_takes_an_away_seat_back_after_the_computer_flipped_for_it(tmp_pat
             # nothing played twice: his card of battle 3 stays, the battle waits for Ann
             assert not [m for m in seen if m["type"] in ("flipped", "battle", "error")]
             table = service.cache.get(gid)
-            assert table.record.flipped == [1] and table.game.battles == 2
+            assert table.record.flipped == [1]
+            assert table.game.battles == 2
             assert service.gone(gid) == set()
             w0.send_json({"type": "flip", "battle": 3})
             until(w1, "battle", battle=3)
@@ -78,5 +79,6 @@ def test_a_hand_flip_that_ends_the_battle_is_not_followed_by_a_computer_flip(tmp
             assert until(w0, "gone", seconds=5, seat=1)["gone"] is False
             assert armed(c, gid) == 0  # no computer flip for Bob in battle 4
             table = service.cache.get(gid)
-            assert table.game.battles == 3 and table.record.flipped == []
+            assert table.game.battles == 3
+            assert table.record.flipped == []
             assert service.gone(gid) == set()

@@ -93,8 +93,10 @@ def _check_legal(c: Any, gid: str) -> None:
         if kind == "started":
             started = True
         elif kind == "flipped":
-            assert started and e["battle"] == engine.battles + 1
-            assert e["seat"] in engine.in_play() and e["seat"] not in flipped
+            assert started
+            assert e["battle"] == engine.battles + 1
+            assert e["seat"] in engine.in_play()
+            assert e["seat"] not in flipped
             flipped.add(e["seat"])
         elif kind == "battle":
             assert flipped == set(engine.in_play())  # every seat in play flipped, once
@@ -159,6 +161,7 @@ def test_random_messages_from_several_clients_never_break_the_game(client, actio
             if not over:
                 assert cards_named(m) <= revealed, m
             if m["type"] == "error":
-                assert set(m) == {"type", "seq", "code"} and isinstance(m["code"], str)
+                assert set(m) == {"type", "seq", "code"}
+                assert isinstance(m["code"], str)
 
 

@@ -84,7 +84,8 @@ def test_a_module_is_served_under_any_version(client):
     body = client.get("/static/play/state.js").text
     for version in ("0123456789", "abc"):
         r = client.get(f"/static/v/{version}/play/state.js")
-        assert r.status_code == 200 and r.text == body
+        assert r.status_code == 200
+        assert r.text == body
     assert client.get("/static/v/0123456789/play/nothing.js").status_code == 404
 
 

@@ -33,7 +33,8 @@ def test_only_tables_ticked_public_are_listed(client):
     listed, _ = create(client, locale="de", public="1", variant="war", players="3")
     tables = _listed(client)
     assert [t["id"] for t in tables] == [listed]
-    assert tables[0]["locale"] == "de" and tables[0]["free"] == 2
+    assert tables[0]["locale"] == "de"
+    assert tables[0]["free"] == 2
     assert hidden not in client.get("/en/tables").text
 
 
@@ -55,7 +56,8 @@ def test_the_socket_lists_then_follows_joins(client):
         assert [t["id"] for t in first["tables"]] == [gid]
         other, _ = create(client, public="1", players="3")
         listed = until(sock, "listed")
-        assert listed["table"]["id"] == other and listed["table"]["free"] == 2
+        assert listed["table"]["id"] == other
+        assert listed["table"]["free"] == 2
         join(client, other, "Bob")
         assert until(sock, "listed")["table"]["free"] == 1
         join(client, gid, "Cleo")  # full: off the list

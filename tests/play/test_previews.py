@@ -94,7 +94,8 @@ def test_rules_pages_and_home_have_previews_with_absolute_addresses(client, loca
         t = tags(client.get(path, headers=host).text)
         assert t["og:url"] == f"http://cards.example.org{path}"
         assert t["og:image"].startswith(f"http://cards.example.org/static/og/{image}.png?v=")
-        assert t["og:title"].endswith(" · cardwar") and t["og:description"]
+        assert t["og:title"].endswith(" · cardwar")
+        assert t["og:description"]
     assert not tags(client.get(f"/{locale}/nothing-here").text)  # a 404 has none
 
 
@@ -109,7 +110,8 @@ def test_preview_images_are_1200_by_630_and_cached_long(client, name):
     path = f"/static/og/{name}.png"
     versioned = re.sub(r"^http://testserver", "", t["og:image"]).replace("peace", name)
     r = client.get(versioned)
-    assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "image/png"
     assert _png_size(r.content) == (1200, 630)
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert "immutable" not in client.get(path).headers["cache-control"]
@@ -118,7 +120,8 @@ def test_preview_images_are_1200_by_630_and_cached_long(client, name):
 def test_the_shared_replay_link_opens_in_the_visitors_language(client):
     r = client.get("/g/AbCdEfGhIjKlMnOp/replay", headers={"accept-language": "cs"},
                    follow_redirects=False)
-    assert r.status_code == 307 and r.headers["location"] == "/cs/g/AbCdEfGhIjKlMnOp/replay"
+    assert r.status_code == 307
+    assert r.headers["location"] == "/cs/g/AbCdEfGhIjKlMnOp/replay"
 
 
 def test_beggar_links_and_records_show_beggars_image(client):
@@ -130,7 +133,9 @@ def test_beggar_links_and_records_show_beggars_image(client):
         assert "/static/og/beggar.png?v=" in tags(client.get(path).text)["og:image"], path
     record = tags(client.get("/de/beggar-my-neighbour/records/nessler-2022").text)
     assert "Nessler (2022)" in record["og:description"]
-    assert "8.344" in record["og:description"] and "1.164" in record["og:description"]
+    assert "8.344" in record["og:description"]
+    assert "1.164" in record["og:description"]
     endless = tags(client.get("/en/beggar-my-neighbour/records/casella-2024").text)
-    assert "Casella (2024)" in endless["og:description"] and "never ends" in endless[
+    assert "Casella (2024)" in endless["og:description"]
+    assert "never ends" in endless[
         "og:description"]

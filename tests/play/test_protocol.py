@@ -22,16 +22,20 @@ def test_create_sets_an_httponly_cookie_and_redirects(client):
     r = client.post("/de/play", data={"variant": "war", "players": "3", "seat1": "computer",
                                       "seat2": "friend", "face_down": "1", "nickname": " Zoe "},
                     headers=ORIGIN, follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"].startswith("/de/g/")
+    assert r.status_code == 303
+    assert r.headers["location"].startswith("/de/g/")
     gid = r.headers["location"].rsplit("/", 1)[1]
     assert len(gid) >= 16
     cookie = r.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower() and f"cw_{gid}=" in cookie
+    assert "HttpOnly" in cookie
+    assert "samesite=lax" in cookie.lower()
+    assert f"cw_{gid}=" in cookie
     page = client.get(r.headers["location"])
     assert page.status_code == 200
     table = client.app.state.tables.cache.get(gid)
     assert [s.kind for s in table.record.seats] == ["human", "computer", "open"]
-    assert table.record.seats[0].nickname == "Zoe" and table.record.face_down == 1
+    assert table.record.seats[0].nickname == "Zoe"
+    assert table.record.face_down == 1
 
 
 @pytest.mark.parametrize("headers", [
@@ -57,18 +61,21 @@ def test_pages_shared_link_qr_and_404(client):
     gid, _ = create(client)
     r = client.get(f"/g/{gid}", headers={"accept-language": "pl,en;q=0.5"},
                    follow_redirects=False)
-    assert r.status_code == 307 and r.headers["location"] == f"/pl/g/{gid}"
+    assert r.status_code == 307
+    assert r.headers["location"] == f"/pl/g/{gid}"
     page = client.get(f"/pl/g/{gid}").text
     strings = json.loads(re.search(
         r'<script type="application/json" id="play-strings">(.*?)</script>', page, re.S)[1])
-    assert strings["tie_word"] == "POKÓJ" and strings["cards"]["few"] == "{count} karty"
+    assert strings["tie_word"] == "POKÓJ"
+    assert strings["cards"]["few"] == "{count} karty"
     # no inline executable script, no inline handlers
     for tag in re.findall(r"<script[^>]*>", page):
         assert "src=" in tag or 'type="application/json"' in tag
     assert not re.search(r"\son[a-z]+=", page)
     assert 'value="Gracz 2"' in page  # the friendly default nickname
     qr = client.get(f"/g/{gid}/qr.svg")
-    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+    assert qr.status_code == 200
+    assert qr.headers["content-type"].startswith("image/svg+xml")
     assert client.get("/en/g/nonexistent12345").status_code == 404
     assert client.get("/xx/g/" + gid).status_code == 404
     assert client.get("/g/nonexistent12345/qr.svg").status_code == 404
@@ -76,8 +83,10 @@ def test_pages_shared_link_qr_and_404(client):
 
 def test_variant_page_has_the_start_form(client):
     page = client.get("/en/war").text
-    assert 'action="/en/play"' in page and 'name="face_down"' in page
-    assert 'value="war"' in page and 'value="computer"' in page
+    assert 'action="/en/play"' in page
+    assert 'name="face_down"' in page
+    assert 'value="war"' in page
+    assert 'value="computer"' in page
     peace = client.get("/pl/peace").text
     assert 'name="face_down"' not in peace
 
@@ -115,7 +124,8 @@ def test_two_players_play_to_the_end_over_websockets(client):
             open_ws(client, gid) as watcher:
         st0, st1, stw = ws0.receive_json(), ws1.receive_json(), watcher.receive_json()
         assert (st0["you"], st1["you"], stw["you"]) == (0, 1, None)
-        assert st0["game"]["status"] == "lobby" and st0["result"] is None
+        assert st0["game"]["status"] == "lobby"
+        assert st0["result"] is None
         ws1.send_json({"type": "start"})
         assert until(ws1, "error", seen1)["code"] == "not_creator"
         watcher.send_json({"type": "flip"})
@@ -140,21 +150,24 @@ def test_two_players_play_to_the_end_over_websockets(client):
         over1 = until(ws1, "over", seen1)
         overw = until(watcher, "over", [])
     assert over0 == over1 == overw
-    assert over0["winner"] == 0 and over0["hands"] == hands
+    assert over0["winner"] == 0
+    assert over0["hands"] == hands
     assert over0["command"].startswith("cardwar play --variant peace --players 2 --hands ")
     battles = [m for m in seen0 if m["type"] == "battle"]
     assert any(b["peaces"] for b in battles)
     peace = next(b for b in battles if b["peaces"])["peaces"][0]
     assert [len(d) for d in peace["face_down"]] == [5, 5]
     numbered = [m["seq"] for m in seen0 if m.get("seq") is not None]
-    assert numbered == sorted(numbered) and len(set(numbered)) == len(numbered)
+    assert numbered == sorted(numbered)
+    assert len(set(numbered)) == len(numbered)
     for m in seen0 + seen1:
         if m["type"] != "over":
             assert hands not in json.dumps(m)
     # a page opened afterwards gets the end in its snapshot
     with open_ws(client, gid, s1) as ws:
         state = ws.receive_json()
-    assert state["game"]["status"] == "over" and state["result"]["winner"] == 0
+    assert state["game"]["status"] == "over"
+    assert state["result"]["winner"] == 0
     assert state["last"]["battle"] == over0["battles"]
 
 

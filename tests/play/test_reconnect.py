@@ -15,7 +15,18 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardwar.engine import Setup, game_json, get_variant, parse_hands
 
-from .helpers import ORIGIN, create, finish, join, make_client, seat_headers, sync, until, ws
+from .helpers import (
+    ORIGIN,
+    create,
+    finish,
+    join,
+    make_client,
+    receive_until_closed,
+    seat_headers,
+    sync,
+    until,
+    ws,
+)
 
 
 @pytest.fixture
@@ -80,7 +91,8 @@ def test_an_unusable_since_gets_a_full_state(seeded, query):
     gid, s0 = create(seeded)
     with ws(seeded, gid, s0, query) as sock:
         first = sock.receive_json()
-    assert first["type"] == "state" and first["you"] == 0
+    assert first["type"] == "state"
+    assert first["you"] == 0
 
 
 def test_too_many_missed_events_get_a_full_state(seeded, monkeypatch):
@@ -115,7 +127,8 @@ def test_two_tabs_of_one_seat_stay_in_step_and_never_flip_twice(seeded):
         until(tab_b, "battle", battle=1)
         tab_b.send_json({"type": "flip", "battle": 1})  # a late flip for battle 1
         sync(tab_b)
-        assert table.record.flipped == [] and table.game.battles == 1
+        assert table.record.flipped == []
+        assert table.game.battles == 1
 
 
 def test_reloading_keeps_the_seat(seeded):
@@ -135,9 +148,8 @@ def test_heartbeats_ping_and_silent_sockets_are_closed(tmp_path):
             ping = until(sock, "ping")
             assert ping == {"type": "ping", "seq": None, "id": ping["id"]}  # a seat's: numbered
             sock.send_json({"type": "pong", "id": ping["id"]})
-            with pytest.raises(WebSocketDisconnect) as closed:
-                while True:  # never answer again: closed after three heartbeats
-                    sock.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed:  # never answer again:
+                receive_until_closed(sock)  # closed after three heartbeats
             assert closed.value.code == 4000
 
 
@@ -151,7 +163,8 @@ def test_device_link_moves_the_seat_and_can_be_replaced(seeded):
     assert 'id="device-link"' not in seeded.get(f"/de/g/{gid}").text
     # another device opens it and gets the seat
     r = seeded.get(link.replace("http://testserver", ""), follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/de/g/{gid}"
+    assert r.status_code == 303
+    assert r.headers["location"] == f"/de/g/{gid}"
     assert r.cookies[f"cw_{gid}"] == s0
     seeded.cookies.clear()
     with ws(seeded, gid, s0) as old_device:
@@ -190,7 +203,8 @@ def test_spectators_watch_live_and_players_see_how_many(seeded):
             w0.send_json({"type": "flip"})
             w1.send_json({"type": "flip"})
             battle = until(spectator, "battle")
-            assert battle["battle"] == 1 and len(battle["face_up"]) == 2
+            assert battle["battle"] == 1
+            assert len(battle["face_up"]) == 2
         assert until(w1, "watchers", count=0)["count"] == 0
 
 
@@ -217,14 +231,16 @@ def test_a_gone_player_is_played_for_and_takes_over_again(tmp_path):
             # Bob comes back: he flips for himself again
             with ws(c, gid, s1) as back:
                 state = back.receive_json()
-                assert state["seats"][1]["gone"] is False and state["you"] == 1
+                assert state["seats"][1]["gone"] is False
+                assert state["you"] == 1
                 assert until(w0, "gone", seat=1)["gone"] is False
                 w0.send_json({"type": "flip", "battle": 2})
                 until(back, "flipped", seat=0, battle=2)
                 sync(back)
                 # back, so not played for: no flip for him is armed but the idle clock's
                 service = c.app.state.tables
-                assert service.gone(gid) == set() and service.clocks.count(gid) == 1
+                assert service.gone(gid) == set()
+                assert service.clocks.count(gid) == 1
                 assert service.cache.get(gid).record.flipped == [0]
                 back.send_json({"type": "flip", "battle": 2})
                 until(back, "battle", battle=2)
@@ -272,12 +288,14 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         b1 = r.cookies[f"cw_{new}"]
         c.cookies.clear()
         offer = until(w0, "rematch")
-        assert offer["game"] == new and offer["by"] == 1
+        assert offer["game"] == new
+        assert offer["by"] == 1
         table = c.app.state.tables.cache.get(new)
         assert (table.record.variant, table.record.players, table.record.face_down) == \
             ("war", 3, 1)
         assert [s.kind for s in table.record.seats] == ["reserved", "human", "computer"]
-        assert table.record.seats[1].nickname == "Bob" and table.status == "lobby"
+        assert table.record.seats[1].nickname == "Bob"
+        assert table.status == "lobby"
         assert table.record.seats[1].secret_hash != c.app.state.tables.cache.get(gid) \
             .record.seats[1].secret_hash
         # Ann joins with one click: her old seat, and the game starts by itself
@@ -286,7 +304,8 @@ def test_rematch_offers_the_same_seats_and_options(stacked):
         assert r.headers["location"] == f"/en/g/{new}"
         b0 = r.cookies[f"cw_{new}"]
         c.cookies.clear()
-        assert b0 != s0 and table.record.seats[0].nickname == "Ann"
+        assert b0 != s0
+        assert table.record.seats[0].nickname == "Ann"
         assert table.status == "playing"
         # clicking again just goes to the new game
         r = c.post(f"/en/g/{gid}/rematch", headers=seat_headers({gid: s0, new: b0}, ORIGIN),
@@ -306,7 +325,8 @@ def test_replay_page_and_download_match_the_command_line(stacked):
         finish([w0])
     record = c.app.state.tables.cache.get(gid).record
     page = c.get(f"/pl/g/{gid}/replay")
-    assert page.status_code == 200 and "Następna bitwa" in page.text
+    assert page.status_code == 200
+    assert "Następna bitwa" in page.text
     data = json.loads(re.search(
         r'<script type="application/json" id="replay-data">(.*?)</script>', page.text, re.S)[1])
     setup = Setup.from_hands(get_variant("peace"), parse_hands(record.hands))
@@ -314,7 +334,8 @@ def test_replay_page_and_download_match_the_command_line(stacked):
     assert len(data["record"]["log"]) == record.battles
     assert data["start_counts"] == [len(p) for p in setup.piles]
     r = c.get(f"/g/{gid}/game.json")
-    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
     cli = subprocess.run(
         [str(Path(sys.executable).parent / "cardwar"), "play", "--variant", "peace",
          "--players", "3", "--hands", record.hands, "--log", "--json"],

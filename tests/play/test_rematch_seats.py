@@ -40,10 +40,12 @@ def _stranger_is_refused(c, new: str, nickname: str) -> None:
     """The public join of ``new`` answers as for a full table: back with
     ``?error=full`` (every seat is taken), no seat."""
     page = c.get(f"/en/g/{new}")
-    assert page.status_code == 200 and 'name="nickname"' not in page.text  # no join form
+    assert page.status_code == 200
+    assert 'name="nickname"' not in page.text
     r = c.post(f"/en/g/{new}/join", data={"nickname": nickname}, headers=ORIGIN,
                follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/en/g/{new}?error=full"
+    assert r.status_code == 303
+    assert r.headers["location"] == f"/en/g/{new}?error=full"
     assert f"cw_{new}" not in r.cookies
     c.cookies.clear()
 
@@ -68,7 +70,8 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
     assert [s.kind for s in table.record.seats] == ["human", "reserved", "reserved"]
     with ws(c, new) as spectator:
         state = spectator.receive_json()
-        assert state["you"] is None and state["game"]["status"] == "lobby"
+        assert state["you"] is None
+        assert state["game"]["status"] == "lobby"
         assert [(s["kind"], s["nickname"], s["online"]) for s in state["seats"]] == [
             ("human", "Ann", False), ("reserved", "Bob", False), ("reserved", "Cy", False)]
         # Bob comes along with one click on the old game's page: his own seat
@@ -88,7 +91,8 @@ def test_a_stranger_cannot_take_a_seat_kept_for_a_former_player(stacked):
         until(spectator, "started")
     assert [(s.kind, s.nickname) for s in table.record.seats] == [
         ("human", "Ann"), ("human", "Bob"), ("human", "Cy")]
-    assert table.status == "playing" and table.seat_of(hash_secret(a0)) == 0
+    assert table.status == "playing"
+    assert table.seat_of(hash_secret(a0)) == 0
 
 
 def test_the_creator_may_start_before_everyone_came(stacked):
@@ -108,7 +112,8 @@ def test_the_creator_may_start_before_everyone_came(stacked):
     _stranger_is_refused(c, new, "Zed")
     with ws(c, new, a0) as w0:
         state = w0.receive_json()
-        assert state["you"] == 0 and state["game"]["creator"] == 0
+        assert state["you"] == 0
+        assert state["game"]["creator"] == 0
         assert (state["seats"][1]["kind"], state["seats"][1]["nickname"]) == ("reserved", "Bob")
         w0.send_json({"type": "start"})
         joined = until(w0, "joined")

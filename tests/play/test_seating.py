@@ -30,7 +30,8 @@ def test_the_seed_draws_the_seats_and_every_socket_follows_its_player(war_seed):
     gid, s0 = create(c)
     s1 = join(c, gid, "Bob")
     with ws(c, gid, s0) as ann, ws(c, gid, s1) as bob, ws(c, gid) as watcher:
-        assert ann.receive_json()["you"] == 0 and bob.receive_json()["you"] == 1
+        assert ann.receive_json()["you"] == 0
+        assert bob.receive_json()["you"] == 1
         lobby = watcher.receive_json()
         assert lobby["game"]["seating"] is None  # not drawn before the start
         ann.send_json({"type": "start"})
@@ -45,7 +46,8 @@ def test_the_seed_draws_the_seats_and_every_socket_follows_its_player(war_seed):
         until(watcher, "battle", battle=1)
     with ws(c, gid, s0) as ann, ws(c, gid, s1) as bob:
         state = ann.receive_json()
-        assert state["you"] == 1 and state["game"]["seating"] == [1, 0]
+        assert state["you"] == 1
+        assert state["game"]["seating"] == [1, 0]
         assert [s["nickname"] for s in state["seats"]] == ["Bob", "Ann"]
         assert state["game"]["creator"] == 1  # still Ann, wherever she sits
         assert bob.receive_json()["you"] == 0
@@ -87,4 +89,5 @@ def test_a_rematch_is_seated_by_its_own_seed(tmp_path):
         c.cookies.clear()
         with ws(c, new, secret) as ann:  # the rematch too: started at once, by its seed
             first = ann.receive_json()
-            assert first["game"]["seating"] == seating("war", 2) and first["you"] == 1
+            assert first["game"]["seating"] == seating("war", 2)
+            assert first["you"] == 1

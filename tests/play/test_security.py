@@ -38,7 +38,8 @@ def test_every_page_has_the_security_headers(client):
     for path in ("/", "/en/", "/de/peace", f"/en/g/{gid}", "/en/nowhere", "/static/site.css"):
         r = client.get(path)
         csp = r.headers["content-security-policy"]
-        assert "script-src 'self'" in csp and "unsafe-inline" not in csp, path
+        assert "script-src 'self'" in csp, path
+        assert "unsafe-inline" not in csp, path
         assert "frame-ancestors 'none'" in csp
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "same-origin"
@@ -56,7 +57,7 @@ def test_no_inline_script_on_any_play_page(client):
         assert not re.search(r"\son[a-z]+=", page)
 
 
-@pytest.mark.parametrize("path,form", [
+@pytest.mark.parametrize(("path", "form"), [
     ("/en/play", {"variant": "peace", "players": "2"}),
     ("/en/g/{gid}/join", {"nickname": "Eve"}),
     ("/en/g/{gid}/link", {}),
@@ -68,10 +69,12 @@ def test_state_changing_requests_need_this_site(client, path, form):
         r = client.post(path.format(gid=gid), data=form,
                         headers=seat_headers({gid: secret}, headers), follow_redirects=False)
         assert r.status_code == 403
-        assert "Something went wrong" in r.text and "Traceback" not in r.text
+        assert "Something went wrong" in r.text
+        assert "Traceback" not in r.text
     r = client.post(f"/de/g/{gid}/link",
                     headers=seat_headers({gid: secret}, {"origin": "http://evil.example"}))
-    assert r.status_code == 403 and "nicht von den Seiten dieser Website" in r.text
+    assert r.status_code == 403
+    assert "nicht von den Seiten dieser Website" in r.text
 
 
 def _without_links(page: str) -> str:
@@ -134,10 +137,12 @@ def test_nobody_flips_for_another_seat_or_starts_a_game_they_did_not_create(clie
         spectator.send_json({"type": "flip"})
         assert until(spectator, "error")["code"] == "not_seated"
         sync(w0)
-        assert table.seq == before and table.record.flipped == []
+        assert table.seq == before
+        assert table.record.flipped == []
         w1.send_json({"type": "flip"})
         flipped = until(w0, "flipped")
-        assert flipped["seat"] == 1 and flipped["by"] == "player"
+        assert flipped["seat"] == 1
+        assert flipped["by"] == "player"
 
 
 @pytest.mark.parametrize("raw", [
@@ -177,7 +182,8 @@ def test_invalid_messages_get_an_error_frame_and_change_nothing(client):
         sock.send_bytes(b'{"type": "start"}')
         assert until(sock, "error")["code"] == "bad_message"
         sync(sock)
-    assert table.status == "lobby" and table.seq == before
+    assert table.status == "lobby"
+    assert table.seq == before
 
 
 def test_flips_are_rate_limited_per_connection(tmp_path):
@@ -257,7 +263,8 @@ def test_markup_in_a_nickname_is_text_everywhere(client):
     for secret in (s0, s1, None):
         seats = {gid: secret} if secret else {}
         page = client.get(f"/en/g/{gid}", headers=seat_headers(seats)).text
-        assert "<img src=x" not in page and "<svg onload" not in page
+        assert "<img src=x" not in page
+        assert "<svg onload" not in page
     with ws(client, gid, s1) as sock:
         state = sock.receive_json()
     assert state["seats"][0]["nickname"] == evil  # the script shows it with textContent
@@ -277,9 +284,11 @@ def test_a_nickname_cannot_close_the_data_a_page_embeds(client):
     assert "</script><b>" not in page
     found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
                       page, re.S)
-    assert found and evil in json.dumps(json.loads(found[1]), ensure_ascii=False)
+    assert found
+    assert evil in json.dumps(json.loads(found[1]), ensure_ascii=False)
     strings = re.search(r'id="play-strings">(.*?)</script>', page, re.S)
-    assert strings and "Місце" in strings[1]  # the words as UTF-8, not escapes
+    assert strings
+    assert "Місце" in strings[1]  # the words as UTF-8, not escapes
 
 
 def test_server_errors_are_a_translated_page_with_a_request_id(tmp_path, caplog):
@@ -293,14 +302,19 @@ def test_server_errors_are_a_translated_page_with_a_request_id(tmp_path, caplog)
         r = c.get("/de/boom/now")
     assert r.status_code == 500
     assert "Etwas ist schiefgegangen" in r.text
-    assert "secret internals" not in r.text and "Traceback" not in r.text
+    assert "secret internals" not in r.text
+    assert "Traceback" not in r.text
     rid = re.search(r"Anfrage-ID ([0-9A-Za-z-]+)", r.text)[1]
     logged = [rec for rec in caplog.records if "unhandled error" in rec.getMessage()]
-    assert logged and logged[0].request_id == rid and logged[0].exc_info
+    assert logged
+    assert logged[0].request_id == rid
+    assert logged[0].exc_info
 
 
 def test_bad_form_values_are_a_clear_page(client):
     r = client.post("/es/play", data={"players": "many"}, headers=ORIGIN)
-    assert r.status_code == 400 and "Algo ha salido mal" in r.text
+    assert r.status_code == 400
+    assert "Algo ha salido mal" in r.text
     r = client.post("/en/play", data={"variant": "chess"}, headers=ORIGIN)
-    assert r.status_code == 400 and "Something went wrong" in r.text
+    assert r.status_code == 400
+    assert "Something went wrong" in r.text

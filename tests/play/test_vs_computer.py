@@ -47,7 +47,8 @@ def test_against_the_computer_the_game_starts_at_once_without_a_lobby(stacked):
     assert c.app.state.tables.cache.get(gid).status == "playing"
     with ws(c, gid, s0) as sock:
         first = sock.receive_json()
-    assert first["type"] == "state" and first["game"]["status"] == "playing"
+    assert first["type"] == "state"
+    assert first["game"]["status"] == "playing"
     assert first["game"]["vs_computer"] is True  # the page shows no reactions bar
     page = c.get(f"/en/g/{gid}", headers=seat_headers({gid: s0})).text
     assert 'id="lobby" class="lobby" hidden' in page  # straight to the table
@@ -55,7 +56,8 @@ def test_against_the_computer_the_game_starts_at_once_without_a_lobby(stacked):
     friends, f0 = create(c, players="3", seat1="computer", seat2="friend")
     with ws(c, friends, f0) as sock:
         first = sock.receive_json()
-    assert first["game"]["status"] == "lobby" and first["game"]["vs_computer"] is False
+    assert first["game"]["status"] == "lobby"
+    assert first["game"]["vs_computer"] is False
 
 
 def test_a_rematch_against_the_computer_starts_at_once_and_keeps_pace_and_auto_flip(stacked):
@@ -70,9 +72,11 @@ def test_a_rematch_against_the_computer_starts_at_once_and_keeps_pace_and_auto_f
     with ws(c, new, a0) as sock:
         first = sock.receive_json()
     # no lobby again: started at once (on fast auto-flip the short deal may be over already)
-    assert first["game"]["status"] in ("playing", "over") and first["game"]["seating"]
+    assert first["game"]["status"] in ("playing", "over")
+    assert first["game"]["seating"]
     me = first["seats"][first["you"]]
-    assert me["pace"] == "fast" and me["auto_flip"] is True
+    assert me["pace"] == "fast"
+    assert me["auto_flip"] is True
 
 
 def test_a_rematch_with_a_friend_keeps_each_players_pace_and_auto_flip(stacked):
@@ -113,7 +117,8 @@ def test_finish_the_game_plays_to_the_result_at_once_when_no_other_human_plays(s
         over = until(sock, "over", seconds=60)
     assert over["outcome"] in ("win", "draw")
     table = c.app.state.tables.cache.get(gid)
-    assert table.status == "over" and table.steps > 1
+    assert table.status == "over"
+    assert table.steps > 1
     assert table.skipping
 
 
@@ -150,10 +155,13 @@ def test_a_mistyped_game_link_says_the_game_does_not_exist(stacked):
                                   ("it", "Questa partita non esiste", "Inizia una nuova partita")):
         r = c.get(f"/{locale}/g/NoSuchGameAtAll1")
         assert r.status_code == 404
-        assert title in r.text and button in r.text and f'href="/{locale}/#play"' in r.text
+        assert title in r.text
+        assert button in r.text
+        assert f'href="/{locale}/#play"' in r.text
         assert "Page not found" not in r.text
     other = c.get("/en/no-such-page")  # any other address: the generic page
-    assert other.status_code == 404 and "Page not found" in other.text
+    assert other.status_code == 404
+    assert "Page not found" in other.text
     assert "This game does not exist" not in other.text
 
 
@@ -162,6 +170,8 @@ def test_the_join_page_says_who_invites_to_what_and_works_without_javascript_not
     gid, _ = create(c, players="3", seat1="friend", seat2="friend", nickname="Zoë")
     page = c.get(f"/en/g/{gid}").text
     assert "Zoë invites you to a game of Peace for 3 players." in page
-    assert "<noscript>" in page and "switched off here" in page
+    assert "<noscript>" in page
+    assert "switched off here" in page
     pl = c.get(f"/pl/g/{gid}").text
-    assert "Zoë zaprasza cię do partii" in pl and "dla 3 graczy" in pl
+    assert "Zoë zaprasza cię do partii" in pl
+    assert "dla 3 graczy" in pl

@@ -33,7 +33,8 @@ def test_a_short_chaos_soak_loses_nothing_and_strands_nobody(tmp_path):
     found = json.loads(figures.read_text())
     assert found["faults"] == {kind: 2 for kind in
                                ("kill", "term", "stop", "redis", "pg-fast", "pg-immediate")}
-    assert found["finished"] >= 4 and found["replay"] == found["finished"], found["line"]
+    assert found["finished"] >= 4, found["line"]
+    assert found["replay"] == found["finished"], found["line"]
     assert {k: found[k] for k in ZEROS} == dict.fromkeys(ZEROS, 0), (found["line"],
                                                                      found["sample"],
                                                                      found["offline"])

@@ -46,7 +46,8 @@ def replayed(seed: str) -> dict[str, Any]:
 def check_against_replay(players: list[Player], over: dict[str, Any]) -> None:
     """Every page saw each battle once, exactly as the seed plays it."""
     expected = replayed(over["seed"])
-    assert over["battles"] == expected["battles"] and over["winner"] == expected["winner"]
+    assert over["battles"] == expected["battles"]
+    assert over["winner"] == expected["winner"]
     for player in players:
         battles = [m for m in player.log if m["type"] == "battle"]
         assert [b["battle"] for b in battles] == list(range(1, expected["battles"] + 1))

@@ -34,7 +34,8 @@ async def test_migrations_run_on_postgresql_in_their_own_schema(pg_url):
         tables = {r[0] for r in await conn.execute(text(
             "select table_name from information_schema.tables where table_schema = :s"),
             {"s": store.schema})}
-    assert len(version) == 1 and {"games", "seats", "events", "alembic_version"} <= tables
+    assert len(version) == 1
+    assert {"games", "seats", "events", "alembic_version"} <= tables
     for s in stores:
         await s.close()
 

@@ -119,7 +119,8 @@ def test_players_on_two_processes_play_and_survive_a_killed_process(servers):
         # her server could not say she left: Bob's learns it when its liveness key expires
         await bob.until("presence", seat=seat, online=False)
         state = await ann.connect(b.base)  # her page reconnects through the other server
-        assert state["game"]["flipped"] == [seat] and state["seq"] == bob.seq
+        assert state["game"]["flipped"] == [seat]
+        assert state["seq"] == bob.seq
         await asyncio.sleep(0.5)
         await bob.send("flip")
         await asyncio.gather(ann.until("battle", battle=nxt), bob.until("battle", battle=nxt))

@@ -42,7 +42,8 @@ async def test_create_load_save_and_events(tmp_path):
     assert await store.load("nope") is None
     loaded = await store.load("g1")
     assert loaded is not None
-    assert loaded.seats[0].nickname == "Ann" and loaded.seats[1].kind == "open"
+    assert loaded.seats[0].nickname == "Ann"
+    assert loaded.seats[1].kind == "open"
     loaded.seats[1].kind = "computer"
     loaded.status, loaded.battles, loaded.flipped, loaded.seq = "playing", 3, [1], 3
     await store.save(loaded, [StoredEvent(2, "started", {}), StoredEvent(3, "flipped", {})], 1)
@@ -67,12 +68,15 @@ async def test_public_games_in_the_lobby_are_listed_without_secrets(tmp_path):
         rec.public, rec.locale = public, "pl"
         await store.create(rec, [])
     started = await store.load("started")
-    assert started is not None and started.public and started.locale == "pl"
+    assert started is not None
+    assert started.public
+    assert started.locale == "pl"
     started.status = "playing"
     await store.save(started, [], started.seq)
     listed = await store.list_open(datetime.now(UTC) - timedelta(minutes=30), 10)
     assert [r.id for r in listed] == ["open"]
-    assert listed[0].locale == "pl" and listed[0].created_at.tzinfo is not None
+    assert listed[0].locale == "pl"
+    assert listed[0].created_at.tzinfo is not None
     assert [s.secret_hash for s in listed[0].seats] == [None, None]
     everything = await store.list_open(datetime.now(UTC) - timedelta(days=1), 10)
     assert [r.id for r in everything] == ["old", "open"]

@@ -38,7 +38,8 @@ def test_pace_is_a_players_and_follows_to_other_processes():
     t.set_pace(1, "fast")  # the same again: no event
     events = t.take_outbox()
     assert [(e["type"], e["seat"], e["pace"]) for e in events] == [("pace", 1, "fast")]
-    assert follow(other, events[0]) and other.record.seats[1].pace == "fast"
+    assert follow(other, events[0])
+    assert other.record.seats[1].pace == "fast"
     with pytest.raises(TableError, match="not_seated"):
         t.set_pace(7, "slow")
 
@@ -49,8 +50,10 @@ def test_leaving_gives_the_seat_to_the_computer_and_the_rights_to_the_next_human
     t.leave(0)
     (event,) = t.take_outbox()
     assert event == {"type": "left", "seq": t.seq, "seat": 0, "creator": 1}
-    assert t.record.seats[0].kind == "left" and t.record.seats[0].nickname == "Ann"
-    assert t.seat_of("h0") is None and t.creator == 1
+    assert t.record.seats[0].kind == "left"
+    assert t.record.seats[0].nickname == "Ann"
+    assert t.seat_of("h0") is None
+    assert t.creator == 1
     with pytest.raises(TableError, match="not_seated"):
         t.leave(0)  # once only
 
@@ -60,7 +63,8 @@ def test_only_a_player_who_is_out_fast_forwards_and_only_if_nobody_flips_by_hand
     for s in range(4):
         if s in t.to_flip():
             t.flip(s)  # battle 1: seats 2 and 3 go out (the stacked deal)
-    assert 3 not in t.game.in_play() and t.status == "playing"
+    assert 3 not in t.game.in_play()
+    assert t.status == "playing"
     t.take_outbox()
     with pytest.raises(TableError, match="not_alone"):
         t.fast_forward(0, [])  # still in play, and so is Bo
@@ -71,7 +75,8 @@ def test_only_a_player_who_is_out_fast_forwards_and_only_if_nobody_flips_by_hand
     assert t.by_hand() == []
     t.take_outbox()
     t.fast_forward(2, [])
-    assert [e["type"] for e in t.take_outbox()] == ["fast_forward"] and t.skipping
+    assert [e["type"] for e in t.take_outbox()] == ["fast_forward"]
+    assert t.skipping
 
 
 async def _service(tmp_path, clock=time.monotonic, **kw) -> TableService:
@@ -139,8 +144,10 @@ def test_leaving_the_lobby_frees_the_seat_and_passes_the_start_on():
                                 "seating": [1, 0, 2]}]
     assert [(s.kind, s.nickname) for s in t.record.seats] == [
         ("human", "Bo"), ("open", None), ("open", None)]
-    assert t.seat_of("h1") == 0 and t.seat_of("h0") is None
-    assert t.open_seats() == [1, 2] and t.creator == 0
+    assert t.seat_of("h1") == 0
+    assert t.seat_of("h0") is None
+    assert t.open_seats() == [1, 2]
+    assert t.creator == 0
     with pytest.raises(TableError, match="not_creator"):
         t.start(1)
     t.start(0)  # Bo may start now
@@ -161,13 +168,15 @@ def test_the_creators_rights_go_to_who_came_next_never_to_a_newcomer():
     assert follow(other, left)
     assert [s.nickname for s in other.record.seats] == [s.nickname for s in t.record.seats] == [
         "Bo", "Cy", None]
-    assert other.seat_of("h2") == t.seat_of("h2") == 1 and other.creator == 0
+    assert other.seat_of("h2") == t.seat_of("h2") == 1
+    assert other.creator == 0
     assert t.join("Dee", "h3") == 2  # the newcomer sits after those already waiting
     assert t.creator == t.seat_of("h1") == 0
     with pytest.raises(TableError, match="not_creator"):
         t.start(t.seat_of("h3"))
     t.leave(t.seat_of("h1"))  # Bo leaves too: Cy came next, then Dee
-    assert t.creator == t.seat_of("h2") == 0 and t.seat_of("h3") == 1
+    assert t.creator == t.seat_of("h2") == 0
+    assert t.seat_of("h3") == 1
     t.start(t.seat_of("h2"))
     assert t.status == "playing"
 
@@ -185,7 +194,8 @@ def test_computers_and_reserved_seats_stay_put_when_the_lobby_moves_up():
     assert t.seat_of("h2") == 2
     t.leave(0)  # Ann: Cy, the next human, moves up over the computer's seat
     assert [s.kind for s in t.record.seats] == ["human", "computer", "open", "open"]
-    assert t.seat_of("h2") == 0 and t.creator == 0
+    assert t.seat_of("h2") == 0
+    assert t.creator == 0
     t.join("Dee", "h3")
     t.leave(2)  # the last one leaving: nobody moves, no seating
     assert "seating" not in t.take_outbox()[-1]
@@ -227,7 +237,8 @@ async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path)
     await service.set_auto(table.id, ann, True)  # nobody by hand: the fast pace
     assert service.clocks.pace(table) == "fast"
     await _until(lambda: table.status == "over")
-    assert table.game.cards_played == 6 and table.game.tricks == 2  # the stacked deal
+    assert table.game.cards_played == 6
+    assert table.game.tricks == 2  # the stacked deal
     await _close(service)
 
 

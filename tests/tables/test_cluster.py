@@ -72,9 +72,11 @@ async def test_a_follower_applies_remote_events_without_reloading(tmp_path):
             await a.flip(gid, 0)
             await a.flip(gid, 1)
         # b's cached table followed every event: the same object, as far as a's
-        assert b.cache.get(gid) is cached and await b.get(gid) is cached
+        assert b.cache.get(gid) is cached
+        assert await b.get(gid) is cached
         mine = await a.get(gid)
-        assert cached.seq == mine.seq and cached.game.battles == 5
+        assert cached.seq == mine.seq
+        assert cached.game.battles == 5
         assert cached.game.counts() == mine.game.counts()
         assert b.message(cached, 0)["game"] == a.message(mine, 0)["game"]
     await _close(a, b)
@@ -91,13 +93,15 @@ async def test_a_write_from_a_stale_cache_catches_up_and_retries(tmp_path):
         await a.flip(gid, 0)
         await a.flip(gid, 1)  # battle 1, which b's cache does not know
         await a.flip(gid, 0)
-        assert cached.game.battles == 0 and b.cluster.trusted(gid)  # stale, and unaware
+        assert cached.game.battles == 0
+        assert b.cluster.trusted(gid)  # stale, and unaware
         cached_seq = cached.seq
         before = _stale_writes()
         assert await b.flip(gid, 1) is True  # lost the version check, caught up, retried
         assert _stale_writes() == before + 1
         table = await b.get(gid)
-        assert table.game.battles == 2 and table.seq == (await a.store.load(gid)).seq
+        assert table.game.battles == 2
+        assert table.seq == (await a.store.load(gid)).seq
         # every event stored once, in order; b's page saw each once, gaps filled
         stored = await a.store.events_since(gid, 0)
         assert [e.seq for e in stored] == list(range(1, table.seq + 1))
@@ -124,7 +128,8 @@ async def test_a_page_fills_the_gaps_the_bus_left_from_the_store(tmp_path):
         assert await _seqs_until(sub_b, last) == list(range(table.seq + 1, last + 1))
         # b's cache could not follow the gaps: it is brought up to the store on use
         current = await b.get(gid)
-        assert current.seq == last and current.game.battles == 4
+        assert current.seq == last
+        assert current.game.battles == 4
     await _close(a, b)
 
 
@@ -151,7 +156,8 @@ async def test_processes_share_presence_and_forget_a_dead_one(tmp_path):
         await a.connect(gid, 0)
         await a.connect(gid, None)
         async with b.bus.subscribe(gid):  # hello: a tells b who is there
-            assert b.online(gid) == {0} and b.watchers(gid) == 1
+            assert b.online(gid) == {0}
+            assert b.watchers(gid) == 1
             await b.connect(gid, 1)
             assert a.online(gid) == {0, 1}
             assert await b.presence.forget_dead_processes() == set()
@@ -161,7 +167,8 @@ async def test_processes_share_presence_and_forget_a_dead_one(tmp_path):
             assert await b.presence.forget_dead_processes() == set()
             assert b.online(gid) == {0, 1}
             assert await b.presence.forget_dead_processes() == {"a"}  # missing twice
-            assert b.online(gid) == {1} and b.watchers(gid) == 0
+            assert b.online(gid) == {1}
+            assert b.watchers(gid) == 0
             assert b.clocks.timers.count(f"{gid}#gone") == gone_clocks + 1
     await _close(a, b)
 
@@ -189,7 +196,8 @@ async def test_a_process_back_on_the_bus_says_again_who_is_connected(tmp_path):
             assert b.online(gid) == {0, 1}
             said = [m for m in [page.queue.get_nowait() for _ in range(page.queue.qsize())]
                     if m.get("type") == "presence" and m.get("seat") == 0]
-            assert said and said[-1]["online"] is True
+            assert said
+            assert said[-1]["online"] is True
     await _close(a, b)
 
 
@@ -216,7 +224,8 @@ async def test_a_change_refused_at_every_try_is_refused_never_published(tmp_path
         published: list[Message] = []
         async with b.bus.subscribe(gid) as sub:
             table = await b.get(gid)  # followed and current: trusted
-            assert table is not None and b.cluster.trusted(gid)
+            assert table is not None
+            assert b.cluster.trusted(gid)
             seq = table.seq
             b.cluster.catch_up_table = always_behind  # type: ignore[method-assign]
             with pytest.raises(TableError) as refusal:
@@ -280,7 +289,8 @@ async def test_presence_follows_a_start_read_from_the_store(tmp_path):
             assert b.online(gid) == {1}  # not heard yet
             b.cache.mark_stale(gid)  # a gap seen: read the store
             current = await b.get(gid)
-            assert current is not None and current.seating() == [1, 0]
+            assert current is not None
+            assert current.seating() == [1, 0]
             assert b.online(gid) == {0}
             assert a.online(gid) == {0}
             await b.disconnect(gid, 0)
@@ -361,7 +371,8 @@ async def test_a_follower_arms_the_timers_the_process_that_played_arms(tmp_path,
             except TableError:
                 pass
             mine, theirs = await a.get(gid), b.cache.get(gid)
-            assert theirs is not None and theirs.seq == mine.seq, what
+            assert theirs is not None, what
+            assert theirs.seq == mine.seq, what
             assert b.clocks.count(gid) == a.clocks.count(gid), (what, mine.to_flip())
             assert (b.idle_left(theirs) is None) == (a.idle_left(mine) is None), what
             if mine.status != "playing":

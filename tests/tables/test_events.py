@@ -98,7 +98,8 @@ def test_an_event_applies_only_as_the_next_one_and_only_once():
     other.take_outbox()
     assert apply_event(other, {**started, "seq": started["seq"] + 1}) is False
     assert other.status == "lobby"
-    assert apply_event(other, started) is True and other.status == "playing"
+    assert apply_event(other, started) is True
+    assert other.status == "playing"
     assert apply_event(other, started) is False  # once
     assert follow(other, {"type": "presence", "seq": None, "seat": 0}) is False
 
@@ -106,7 +107,8 @@ def test_an_event_applies_only_as_the_next_one_and_only_once():
 def test_every_message_type_has_a_shape_and_page_keys():
     for kind, spec in EVENTS.items():
         keys = spec.shape.__annotations__
-        assert "type" in keys and "seq" in keys, kind
+        assert "type" in keys, kind
+        assert "seq" in keys, kind
         assert set(browser_keys(kind)) == set(keys) - {"type", "seq"}
     stored = {k for k, spec in EVENTS.items() if spec.stored}
     assert stored == {"joined", "started", "flipped", "battle", "card", "over", "auto_flip",

@@ -48,10 +48,12 @@ async def test_a_finished_game_nobody_follows_leaves_memory_within_a_minute(tmp_
     now[0] += 2  # a minute at most, counting the gauges' sweep every 15 s
     assert FINISHED_IDLE + 15 <= 60
     assert service.cache.by_status() == {"lobby": 1, "playing": 0, "over": 0}
-    assert done not in service.cache and lobby.id in service.cache
+    assert done not in service.cache
+    assert lobby.id in service.cache
     # gone from memory, not from the site: read back from the store on its next use
     back = await service.get(done)
-    assert back.record.status == "over" and back.game.over
+    assert back.record.status == "over"
+    assert back.game.over
     await _close(service)
 
 
@@ -73,7 +75,8 @@ def test_a_finished_engine_game_keeps_its_state_not_its_history():
     game = Game(WAR, deal(shuffled_deck("memory-1"), 2))
     fresh = len(pickle.dumps(game))
     game.play_to_end()
-    assert game.over and game.battles > 50
+    assert game.over
+    assert game.battles > 50
     assert len(pickle.dumps(game)) <= fresh + 200
     again = Game(WAR, deal(shuffled_deck("memory-1"), 2))
     assert [r.winner for r in again.play_to_end()][-1] == game.winner  # the same game

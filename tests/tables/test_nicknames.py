@@ -51,7 +51,8 @@ def test_invisible_characters_outside_emoji_are_refused(raw):
 
 
 def test_the_limit_counts_visible_characters_and_bounds_code_points():
-    assert len(FAMILY) == 7 and len(RAINBOW_FLAG) == 4
+    assert len(FAMILY) == 7
+    assert len(RAINBOW_FLAG) == 4
     assert visible_length(FAMILY) == visible_length(RAINBOW_FLAG) == 1
     assert clean_nickname(FAMILY * 7) == FAMILY * 7  # seven visible characters, 49 code points
     assert clean_nickname(FAMILY + " " + "x" * 22) == FAMILY + " " + "x" * 22  # 24 shown
@@ -61,7 +62,8 @@ def test_the_limit_counts_visible_characters_and_bounds_code_points():
         with pytest.raises(NicknameError) as err:
             clean_nickname(long)
         assert err.value.code == "long"
-    assert MAX_NICKNAME == 24 and MAX_NICKNAME_CODE_POINTS == 64
+    assert MAX_NICKNAME == 24
+    assert MAX_NICKNAME_CODE_POINTS == 64
 
 
 @pytest.mark.parametrize(("text", "shown"), [

@@ -32,7 +32,7 @@ def test_a_rematch_table_can_seat_its_creator_anywhere():
         t.start(2)
     t.start(1)
     assert t.status == "playing"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be other seats"):
         _table(3, computers=(1,), creator_seat=1)
 
 
@@ -41,8 +41,11 @@ def test_a_reserved_seat_is_kept_for_its_player_and_nickname():
     assert [(e["seat"], e["kind"], e["nickname"]) for e in t.take_outbox()] == [
         (1, "human", "Ann"), (3, "computer", None), (0, "reserved", "Bob")]
     assert [s.kind for s in t.record.seats] == ["reserved", "human", "open", "computer"]
-    assert t.open_seats() == [2] and t.reserved_seats() == [0] and t.creator == 1
-    assert t.seat_of(None) is None and t.record.seats[0].secret_hash is None
+    assert t.open_seats() == [2]
+    assert t.reserved_seats() == [0]
+    assert t.creator == 1
+    assert t.seat_of(None) is None
+    assert t.record.seats[0].secret_hash is None
     # a stranger: not Bob's nickname (compared like any nickname), only the open seat
     for name in ("Bob", " bOB "):
         with pytest.raises(TableError, match="name_taken"):
@@ -57,7 +60,9 @@ def test_a_reserved_seat_is_kept_for_its_player_and_nickname():
     # Bob takes his own seat, under his own nickname
     assert t.join("Bob", "hb", seat=0) == 0
     assert (t.record.seats[0].kind, t.record.seats[0].nickname) == ("human", "Bob")
-    assert t.seat_of("hb") == 0 and t.reserved_seats() == [] and t.creator == 0
+    assert t.seat_of("hb") == 0
+    assert t.reserved_seats() == []
+    assert t.creator == 0
     # and may start it now (the lowest seat back): every page is told so
     assert t.take_outbox()[-1] == {"type": "joined", "seq": t.seq, "seat": 0,
                                    "kind": "human", "nickname": "Bob", "creator": 0}
@@ -76,11 +81,11 @@ def test_a_former_player_may_not_take_another_kept_nickname():
     with pytest.raises(TableError, match="seat_taken"):
         t.join("Bob", "hb", seat=1)
     assert t.join("Bob", "hb", seat=0) == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be other seats"):
         _table(3, creator_seat=1, reserved={1: "Bob"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="both a computer's and reserved"):
         _table(3, computers=(2,), reserved={2: "Bob"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be other seats"):
         _table(3, reserved={3: "Bob"})
 
 
@@ -96,7 +101,8 @@ def test_starting_early_gives_the_reserved_seats_to_the_computer():
         ("computer", None), ("human", "Ann"), ("human", "Cy")])
     assert [(e["type"], e.get("seat"), e.get("kind")) for e in t.take_outbox()] == [
         ("joined", 0, "computer"), ("started", None, None)]
-    assert t.reserved_seats() == [] and t.open_seats() == []
+    assert t.reserved_seats() == []
+    assert t.open_seats() == []
     with pytest.raises(TableError, match="not_lobby"):
         t.join("Bob", "hb", seat=0)
 
@@ -107,15 +113,18 @@ def test_another_process_applies_reserved_seats_and_reloads_for_their_player():
     event = theirs.take_outbox()[-1]
     assert follow(mine, event) is True
     assert (mine.record.seats[0].kind, mine.record.seats[0].nickname) == ("reserved", "Bob")
-    assert mine.seq == theirs.seq and mine.reserved_seats() == [0]
+    assert mine.seq == theirs.seq
+    assert mine.reserved_seats() == [0]
     theirs.join("Bob", "hb", seat=0)
     assert follow(mine, theirs.take_outbox()[-1]) is False  # the secret is not in the event
-    assert mine.record.seats[0].kind == "reserved" and mine.seq == theirs.seq - 1
+    assert mine.record.seats[0].kind == "reserved"
+    assert mine.seq == theirs.seq - 1
     playing = _table(2)
     playing.join("Bo", "h1")
     playing.start(0)
     late = {**event, "seq": playing.seq + 1, "seat": 1}
-    assert follow(playing, late) is False and playing.record.seats[1].kind == "human"
+    assert follow(playing, late) is False
+    assert playing.record.seats[1].kind == "human"
 
 
 def test_only_the_creator_hands_a_human_seat_to_the_computer():
@@ -134,7 +143,8 @@ def test_only_the_creator_hands_a_human_seat_to_the_computer():
         with pytest.raises(TableError, match=code):
             t.hand_over(by, seat)
     t.hand_over(ann, bo)
-    assert t.record.seats[bo].kind == "computer" and t.seat_of("h1") is None
+    assert t.record.seats[bo].kind == "computer"
+    assert t.seat_of("h1") is None
     assert t.take_outbox() == [{"type": "handed", "seq": t.seq, "seat": bo}]
     with pytest.raises(TableError, match="not_gone"):
         t.hand_over(ann, bo)  # a computer seat already
@@ -143,7 +153,8 @@ def test_only_the_creator_hands_a_human_seat_to_the_computer():
 def test_relink_replaces_the_secret():
     t = _table(2)
     t.relink(0, "fresh")
-    assert t.seat_of("h0") is None and t.seat_of("fresh") == 0
+    assert t.seat_of("h0") is None
+    assert t.seat_of("fresh") == 0
     with pytest.raises(TableError, match="not_seated"):
         t.relink(1, "x")
 
@@ -161,11 +172,14 @@ def test_a_rematch_is_offered_once_after_the_end():
     with pytest.raises(TableError, match="not_seated"):
         t.offer_rematch(None, "new")
     t.offer_rematch(1, "new")
-    assert t.rematch == "new" and t.take_outbox()[-1]["type"] == "rematch"
+    assert t.rematch == "new"
+    assert t.take_outbox()[-1]["type"] == "rematch"
     with pytest.raises(TableError, match="rematch_offered"):  # its own reason
         t.offer_rematch(0, "other")
-    assert t.rematch == "new" and t.rematch_by == 1
-    assert game_record(t)["log"][0]["battle"] == 1 and start_counts(t) == [2, 2]
+    assert t.rematch == "new"
+    assert t.rematch_by == 1
+    assert game_record(t)["log"][0]["battle"] == 1
+    assert start_counts(t) == [2, 2]
 
 
 @pytest.mark.anyio
@@ -194,17 +208,22 @@ async def test_service_rematch_keeps_seats_options_and_computers(tmp_path):
             ["reserved", "computer", "human", "computer"]
         assert [s.nickname for s in new.record.seats] == ["Ann", None, "Cy", None]
         assert (new.record.variant, new.record.face_down) == ("war", 1)
-        assert new.seat_of(hash_secret(b2)) == 2 and new.creator == 2
+        assert new.seat_of(hash_secret(b2)) == 2
+        assert new.creator == 2
         # after a restart the offer is read back from the stored events
         fresh = TableService(store, LocalBus(), settings)
         old = await fresh.get(gid)
-        assert old.rematch is None and await known_rematch(fresh, old) == new_id
+        assert old.rematch is None
+        assert await known_rematch(fresh, old) == new_id
         # and who offered it, for the page's "Cy offers a rematch" after a reload
-        assert old.rematch_by == 2 and fresh.message(old, 0)["game"]["rematch_by"] == 2
+        assert old.rematch_by == 2
+        assert fresh.message(old, 0)["game"]["rematch_by"] == 2
         joined, b0 = await rematch(fresh, gid, 0)
-        assert joined == new_id and b0 != s0
+        assert joined == new_id
+        assert b0 != s0
         started = await fresh.get(new_id)
-        assert started.status == "playing" and started.seat_of(hash_secret(b0)) == 0
+        assert started.status == "playing"
+        assert started.seat_of(hash_secret(b0)) == 0
         with pytest.raises(TableError, match="not_lobby"):
             await rematch(fresh, gid, 2)
         await fresh.close()
@@ -240,7 +259,8 @@ async def test_service_rematch_starts_once_no_seat_is_reserved(tmp_path):
             ["human", "reserved", "reserved"]
         await fresh.close()
         assert (await rematch(service, gid, 1))[0] == new_id
-        assert new.status == "lobby" and new.reserved_seats() == [2]  # Cy still to come
+        assert new.status == "lobby"
+        assert new.reserved_seats() == [2]  # Cy still to come
         assert (await rematch(service, gid, 2))[0] == new_id
         assert new.status == "playing"
         assert [(s.kind, s.nickname) for s in new.record.seats] == [

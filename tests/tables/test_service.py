@@ -41,7 +41,8 @@ async def test_two_humans_play_a_stacked_game_to_the_end(tmp_path):
     service = await _service(tmp_path, testing_stacked_deck=True)
     table, secret0 = await service.create("peace", 2, nickname="Ann")
     seat, secret1 = await service.join(table.id, "Bob")
-    assert seat == 1 and secret0 != secret1
+    assert seat == 1
+    assert secret0 != secret1
     with pytest.raises(TableError) as err:
         await service.join(table.id, "Cid")
     assert err.value.code == "no_seat"
@@ -56,14 +57,17 @@ async def test_two_humans_play_a_stacked_game_to_the_end(tmp_path):
         while not sub.queue.empty():
             seen.append(await sub.get())
     idle = [e for e in seen if e["type"] == "idle"]  # transient, not stored: no seq
-    assert idle and all(e["seq"] is None for e in idle)
+    assert idle
+    assert all(e["seq"] is None for e in idle)
     seen = [e for e in seen if e["type"] != "idle"]
     types = [e["type"] for e in seen]
-    assert types[0] == "started" and types[-1] == "over"
+    assert types[0] == "started"
+    assert types[-1] == "over"
     assert [e["seq"] for e in seen] == list(range(seen[0]["seq"], seen[-1]["seq"] + 1))
     stored = await service.store.events_since(table.id, 0)
     assert [e.seq for e in stored] == list(range(1, table.seq + 1))
-    assert seen[-1]["winner"] == 0 and seen[-1]["hands"]
+    assert seen[-1]["winner"] == 0
+    assert seen[-1]["hands"]
     await _close(service)
 
 
@@ -115,19 +119,23 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     await service.start(table.id, 0)
     # nobody has flipped: no idle clock and no timer, so nothing happens however
     # long everyone waits
-    assert service.clocks.count(table.id) == 0 and service.idle_left(table) is None
-    assert table.game.battles == 0 and table.record.flipped == []
+    assert service.clocks.count(table.id) == 0
+    assert service.idle_left(table) is None
+    assert table.game.battles == 0
+    assert table.record.flipped == []
     assert service.message(table, 1)["idle"] is None
     # Ann flips: Bob's clock starts, and the snapshot tells how long is left
     await service.flip(table.id, 0)
     left = service.idle_left(table)
-    assert left is not None and 0 < left <= 0.05
+    assert left is not None
+    assert 0 < left <= 0.05
     assert service.message(table, 1)["idle"] is not None
     await _until(lambda: table.game.battles == 1)
     # the next battle: both idle again, nothing is armed to happen
     async with service.cache.lock(table.id):  # the battle's change is over
         assert service.clocks.count(table.id) == 0
-    assert table.game.battles == 1 and service.idle_left(table) is None
+    assert table.game.battles == 1
+    assert service.idle_left(table) is None
     await _close(service)
 
 
@@ -196,7 +204,9 @@ async def test_the_idle_message_reaches_the_bus(tmp_path):
     service.bus.publish = spy  # type: ignore[method-assign]
     await service.flip(table.id, 0)
     idle = [e for e in published if e["type"] == "idle"]
-    assert len(idle) == 1 and idle[0]["battle"] == 1 and 4 < idle[0]["left"] <= 5
+    assert len(idle) == 1
+    assert idle[0]["battle"] == 1
+    assert 4 < idle[0]["left"] <= 5
     assert service.message(table, None, idle[0]) == {"type": "idle", "seq": None,
                                                       "battle": 1, "left": idle[0]["left"]}
     assert service.clocks.count(table.id) == 1  # Bob's timer only
@@ -220,9 +230,12 @@ async def test_restart_rebuilds_the_table_from_the_store(tmp_path, monkeypatch):
     again = await _service(tmp_path)
     assert await again.get("no-such-game") is None
     rebuilt = await again.get(table.id)
-    assert rebuilt is not None and rebuilt is not table
-    assert rebuilt.game.battles == 7 and rebuilt.game.counts() == counts
-    assert rebuilt.seq == seq and rebuilt.record.flipped == [1]
+    assert rebuilt is not None
+    assert rebuilt is not table
+    assert rebuilt.game.battles == 7
+    assert rebuilt.game.counts() == counts
+    assert rebuilt.seq == seq
+    assert rebuilt.record.flipped == [1]
     from cardwar.tables import hash_secret
     assert rebuilt.seat_of(hash_secret(secret)) == 0
     assert rebuilt.seat_of(hash_secret(secret1)) == 1
@@ -230,7 +243,8 @@ async def test_restart_rebuilds_the_table_from_the_store(tmp_path, monkeypatch):
     # with time for the pages to reconnect after the restart
     from cardwar.tables.clocks import RECONNECT_GRACE
     left = again.idle_left(rebuilt)
-    assert left is not None and left > again.settings.flip_timeout + RECONNECT_GRACE - 5
+    assert left is not None
+    assert left > again.settings.flip_timeout + RECONNECT_GRACE - 5
     await again.flip(table.id, 0)
     assert rebuilt.game.battles == 8
     await _close(again)
@@ -260,14 +274,16 @@ async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(t
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
     # nobody has played yet: no clock
-    assert service.idle_left(table) is None and table.steps == 0
+    assert service.idle_left(table) is None
+    assert table.steps == 0
     with pytest.raises(TableError) as err:
         await service.flip(table.id, 1)  # not Bob's turn
     assert err.value.code == "not_your_turn"
     async with service.bus.subscribe(table.id) as sub:
         await service.flip(table.id, 0)
         # Ann played: Bob (to move) has a clock, said to the pages
-        assert table.to_flip() == [table.game.to_move] and service.idle_left(table) is not None
+        assert table.to_flip() == [table.game.to_move]
+        assert service.idle_left(table) is not None
         message = await asyncio.wait_for(sub.get(), 1)
         while message["type"] != "idle":
             message = await asyncio.wait_for(sub.get(), 1)
@@ -276,7 +292,8 @@ async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(t
     await _until(lambda: table.steps == 1 + 6, seconds=5)
     async with service.cache.lock(table.id):  # the sixth card's change is over
         assert service.clocks.count(table.id) == 0  # no timer armed: no more cards
-    assert table.steps == 1 + 6 and table.status == "playing"
+    assert table.steps == 1 + 6
+    assert table.status == "playing"
     assert service.idle_left(table) is None
     await _close(service)
 
@@ -287,19 +304,21 @@ async def test_a_game_in_turns_against_the_computer_ends_and_has_a_rematch(tmp_p
     service = await _service(tmp_path, testing_stacked_deck=True)
     table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
-    for _ in range(20):
+    for _ in range(20):  # Ann's turn (or the end) comes once the computer has played
+        await _until(lambda: table.status == "over" or table.to_flip() == [0])
         if table.status == "over":
             break
-        if table.to_flip() == [0]:
-            await service.flip(table.id, 0)
-        await asyncio.sleep(0.03)
+        await service.flip(table.id, 0)
     assert table.status == "over"
     result = table.result()
     assert (result["winner"], result["battles"], result.get("tricks")) == (0, 6, 2)
     new_id, secret = await rematch(service, table.id, 0)
     new = await service.get(new_id)
-    assert new is not None and new.variant.name == "beggar" and new.record.face_down == 0
-    assert secret and table.rematch == new_id
+    assert new is not None
+    assert new.variant.name == "beggar"
+    assert new.record.face_down == 0
+    assert secret
+    assert table.rematch == new_id
     await _close(service)
 
 
@@ -316,6 +335,7 @@ async def test_auto_flip_off_stops_the_next_flip(tmp_path):
     assert service.clocks.count(table.id) == 0  # nobody waits: nothing armed
     assert await service.flip(table.id, 0, "auto", 1) is False  # fired all the same
     current = await service.get(table.id)
-    assert current is not None and current.record.flipped == []
+    assert current is not None
+    assert current.record.flipped == []
     assert await service.flip(table.id, 0, "player", 1) is True  # by hand it counts
     await _close(service)

@@ -87,7 +87,8 @@ def test_latency_is_half_the_median_of_the_last_five_round_trips_capped():
     assert trips.latency_ms == 0  # nothing measured: no credit
     for rtt in (40, 400, 60, 80, 100, 120):  # the first falls out
         trips.add(rtt)
-    assert trips.trips == (400, 60, 80, 100, 120) and trips.latency_ms == 50
+    assert trips.trips == (400, 60, 80, 100, 120)
+    assert trips.latency_ms == 50
     for rtt in (500, 600, 700):
         trips.add(rtt)
     assert trips.latency_ms == LATENCY_CAP_MS  # median 400 -> 200, capped
@@ -104,7 +105,7 @@ def test_a_heartbeat_counts_once_and_only_when_it_was_sent():
     for k in range(8):
         trips.ping(3.0 + k)
     assert trips.pong(old, 20.0) is None  # forgotten: far too old
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a round trip of -1 ms"):
         trips.add(-1)
 
 
@@ -112,7 +113,8 @@ def test_a_card_keeps_its_first_send_stamp():
     stamps = SendStamps()
     stamps.sent(3, 10.0)
     stamps.sent(3, 12.5)  # sent again to another socket of the seat
-    assert stamps.at(3) == 10.0 and stamps.at(4) is None
+    assert stamps.at(3) == 10.0
+    assert stamps.at(4) is None
     trips = RoundTrips()
     trips.add(100)
     assert time_slap(3, 10.4, stamps, trips) == SlapTiming(10000, 10400, 50, 300)
@@ -253,14 +255,16 @@ def test_a_completed_payment_waits_at_least_the_window_before_its_trick():
     judge = SlapJudge(SlapGame(parse_hands("KC 2C 3C / 4D 5D 6D 7D")), trick_wait=0.5)
     for t in range(4):  # KC, then 4D 5D 6D pay for it
         judge.put_down(float(t))
-    assert judge.game.window == 0 and judge.due() == 3.5
+    assert judge.game.window == 0
+    assert judge.due() == 3.5
     judge.poll(3.49)
     with pytest.raises(WindowOpenError):
         judge.put_down(3.49)
     assert judge.game.tricks == 0
     judge.put_down(3.5)  # the wait is over: the trick is taken, then seat 0 puts down
-    assert judge.game.tricks == 1 and judge.game.cards_played == 5
-    with pytest.raises(ValueError):
+    assert judge.game.tricks == 1
+    assert judge.game.cards_played == 5
+    with pytest.raises(ValueError, match="the trick wait at least the window"):
         SlapJudge(SlapGame(parse_hands(DOUBLE_BY_1)), trick_wait=0.1)
 
 
@@ -271,7 +275,8 @@ def test_a_valid_slap_on_a_completed_payment_comes_before_the_trick():
     judge.slap(1, 3, 2.3, SlapTiming(2000, 2300, 0, 300))
     judge.put_down(2.4)  # seat 0 goes on paying meanwhile: 2C completes the payment
     judge.poll(2.4 + 5)
-    assert judge.judged[0].verdict is Verdict.VALID and judge.game.tricks == 0
+    assert judge.judged[0].verdict is Verdict.VALID
+    assert judge.game.tricks == 0
     assert judge.game.winner == 1
 
 

@@ -48,9 +48,11 @@ async def test_a_public_table_is_listed_everywhere_until_it_fills(tmp_path):
         listed = await _next(on_b)
         assert listed["type"] == "listed"
         item = listed["table"]
-        assert item["id"] == table.id and item["variant"] == "peace"
+        assert item["id"] == table.id
+        assert item["variant"] == "peace"
         assert (item["players"], item["seated"], item["free"], item["locale"]) == (3, 2, 1, "it")
-        assert 0 <= item["waiting"] < 5 and item["expires"] > 1700
+        assert 0 <= item["waiting"] < 5
+        assert item["expires"] > 1700
         assert "Ann" not in str(listed)  # no nickname is listed
         # both processes list it from the store; the unlisted game never
         for service in (a, b):
@@ -68,7 +70,8 @@ async def test_a_listed_table_leaves_when_it_starts_and_plays_quietly(tmp_path):
     async with a.bus.subscribe(CHANNEL) as on_a:
         await b.join(table.id, "Bob")
         changed = await _next(on_a)
-        assert changed["type"] == "listed" and changed["table"]["free"] == 2
+        assert changed["type"] == "listed"
+        assert changed["table"]["free"] == 2
         await b.start(table.id, 0)
         assert await _next(on_a) == {"type": "unlisted", "seq": None, "id": table.id}
         await b.flip(table.id, 0)  # a game being played publishes nothing here

@@ -34,11 +34,14 @@ def _table(players: int = 2, computers: tuple[int, ...] = (), **kw) -> Table:
 
 def test_ids_and_secrets_are_random_and_hashed():
     ids = {new_game_id() for _ in range(50)}
-    assert len(ids) == 50 and all(len(i) >= 16 for i in ids)  # >= 96 bits, URL-safe
+    assert len(ids) == 50
+    assert all(len(i) >= 16 for i in ids)  # >= 96 bits, URL-safe
     assert all(set(i) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
                for i in ids)
     s = new_secret()
-    assert len(s) >= 40 and hash_secret(s) != s and len(hash_secret(s)) == 64
+    assert len(s) >= 40
+    assert hash_secret(s) != s
+    assert len(hash_secret(s)) == 64
 
 
 @pytest.mark.parametrize(("raw", "clean"), [
@@ -64,10 +67,12 @@ def test_creation_seats_and_events():
     events = t.take_outbox()
     assert [(e["type"], e["seq"], e["seat"], e["kind"]) for e in events] == [
         ("joined", 1, 0, "human"), ("joined", 2, 2, "computer")]
-    assert t.status == "lobby" and t.open_seats() == [1]
+    assert t.status == "lobby"
+    assert t.open_seats() == [1]
     assert t.record.commitment == commitment(SEED)
     assert t.seat_of(hash_secret("s0")) == 0
-    assert t.seat_of(hash_secret("wrong")) is None and t.seat_of(None) is None
+    assert t.seat_of(hash_secret("wrong")) is None
+    assert t.seat_of(None) is None
     assert all(s.secret_hash != "s0" for s in t.record.seats)
 
 
@@ -107,7 +112,8 @@ def test_flips_play_a_battle_when_everyone_has_flipped():
     assert t.flip(1, "timer", battle=1) is True
     types = [e["type"] for e in t.take_outbox()]
     assert types == ["flipped", "flipped", "battle"]
-    assert t.record.battles == 1 and t.record.flipped == []
+    assert t.record.battles == 1
+    assert t.record.flipped == []
 
 
 @pytest.mark.parametrize(("variant", "players", "face_down"), [
@@ -125,10 +131,13 @@ def test_stacked_deck_ends_quickly_with_a_tie(variant, players, face_down):
             t.flip(s)
     events = t.take_outbox()
     battles = [e for e in events if e["type"] == "battle"]
-    assert t.status == "over" and len(battles) <= 3
+    assert t.status == "over"
+    assert len(battles) <= 3
     assert any(b["peaces"] for b in battles)
     over = events[-1]
-    assert over["type"] == "over" and over["outcome"] == "win" and over["winner"] == 0
+    assert over["type"] == "over"
+    assert over["outcome"] == "win"
+    assert over["winner"] == 0
 
 
 def test_full_seeded_game_and_replay_command(capsys):
@@ -138,14 +147,16 @@ def test_full_seeded_game_and_replay_command(capsys):
         for s in t.to_flip():
             t.flip(s)
     over = t.take_outbox()[-1]
-    assert over["type"] == "over" and over["seed"] == SEED
+    assert over["type"] == "over"
+    assert over["seed"] == SEED
     cmd = replay_command(t.record)
     assert cmd == f"cardwar play --variant peace --players 2 --seed {SEED}"
     assert over["command"] == cmd
     capsys.readouterr()
     assert cli_main([*shlex.split(cmd)[1:], "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["battles"] == over["battles"] and record["reason"] == over["reason"]
+    assert record["battles"] == over["battles"]
+    assert record["reason"] == over["reason"]
 
 
 def test_war_one_face_down_command():
@@ -161,8 +172,10 @@ def test_rebuilt_table_is_at_the_same_battle():
             t.flip(s)
     t.flip(0)
     again = Table(t.record)
-    assert again.game.counts() == t.game.counts() and again.game.battles == 5
-    assert again.to_flip() == [1] and again.last == t.last
+    assert again.game.counts() == t.game.counts()
+    assert again.game.battles == 5
+    assert again.to_flip() == [1]
+    assert again.last == t.last
 
 
 def test_views_keep_the_secrets():
@@ -172,8 +185,11 @@ def test_views_keep_the_secrets():
     piles = [list(p) for p in t.game.piles]
     state = view_message(t, 0)
     text = json.dumps(state)
-    assert SEED not in text and "s0" not in text and hash_secret("s0") not in text
-    assert state["result"] is None and state["you"] == 0
+    assert SEED not in text
+    assert "s0" not in text
+    assert hash_secret("s0") not in text
+    assert state["result"] is None
+    assert state["you"] == 0
     for event in t.take_outbox():
         assert SEED not in json.dumps(view_message(t, 1, event))
     # no card is named before it is turned
@@ -192,7 +208,7 @@ def test_views_keep_the_secrets():
 
 def test_view_rejects_unknown_events():
     t = _table(2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown event type 'secret'"):
         view_message(t, 0, {"type": "secret", "seq": 1})
 
 
@@ -234,7 +250,8 @@ def test_a_nickname_already_at_the_table_is_refused():
         with pytest.raises(TableError) as err:
             t.join(taken, "h2")
         assert err.value.code == "name_taken"
-    assert same_name("Zo\u00e9", "ZOE\u0301") and not same_name("Ana", "Anna")
+    assert same_name("Zo\u00e9", "ZOE\u0301")
+    assert not same_name("Ana", "Anna")
     assert t.join("Anna", "h2") == 2
 
 
@@ -256,11 +273,13 @@ def test_a_clone_changes_without_touching_the_original():
     for _ in range(4):
         c.flip(1)
         c.flip(0)
-    assert c.take_outbox() and t.outbox == []
+    assert c.take_outbox()
+    assert t.outbox == []
     after = (t.seq, t.game.battles, t.game.counts(), list(t.record.flipped),
              [s.auto_flip for s in t.record.seats])
     assert after == before
-    assert c.game.battles == t.game.battles + 4 and c.record.flipped == [0]
+    assert c.game.battles == t.game.battles + 4
+    assert c.record.flipped == [0]
     # and the clone plays on exactly as the original would have
     t.set_auto(1, True)
     t.flip(0)

@@ -30,7 +30,8 @@ async def test_due_timers_run_their_job_once_and_cancelled_ones_never():
     timers.cancel("g1")  # the next battle came first
     assert timers.count("g1") == 0
     await asyncio.sleep(0.05)
-    assert ran == ["g2"] and timers.count("g2") == 0
+    assert ran == ["g2"]
+    assert timers.count("g2") == 0
     await timers.close()
 
 
@@ -47,6 +48,7 @@ async def test_close_cancels_armed_timers_and_running_jobs():
     timers.arm("g2", 5.0, slow)
     await asyncio.wait_for(started.wait(), 1)
     await asyncio.wait_for(timers.close(), 1)
-    assert finished == [] and timers.count("g2") == 0
+    assert finished == []
+    assert timers.count("g2") == 0
     timers.arm("g3", 0.0, slow)  # closed: nothing more is armed
     assert timers.count("g3") == 0

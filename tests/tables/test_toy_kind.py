@@ -170,13 +170,15 @@ async def test_first_to_press_through_two_processes_and_the_page(tmp_path, press
 
         assert await a.flip(gid, 1)  # Bob presses first: he takes the 3 at once
         assert await a.flip(gid, 1)  # and again, before Ann: the 1
-        assert b.cache.get(gid) is follower and follower.game.counts() == (0, 2)  # followed
+        assert b.cache.get(gid) is follower
+        assert follower.game.counts() == (0, 2)  # followed
         with pytest.raises(TableError):
             await b.flip(gid, 5)  # no such seat: refused like any act out of turn
         assert await b.flip(gid, 0)  # Ann, through the other process: the 4
 
         leader, follower = await a.get(gid), b.cache.get(gid)
-        assert follower.seq == leader.seq and follower.status == leader.status == "over"
+        assert follower.seq == leader.seq
+        assert follower.status == leader.status == "over"
         assert follower.game.counts() == leader.game.counts() == (1, 2)
         assert follower.result()["winner"] == 1
 
@@ -192,8 +194,10 @@ async def test_first_to_press_through_two_processes_and_the_page(tmp_path, press
 
     state = _reduce([start, *seen])
     assert state["seq"] == leader.seq
-    assert state["game"]["counts"] == [1, 2] and state["game"]["battle"] == 3
-    assert state["game"]["status"] == "over" and state["game"]["flipped"] == []
+    assert state["game"]["counts"] == [1, 2]
+    assert state["game"]["battle"] == 3
+    assert state["game"]["status"] == "over"
+    assert state["game"]["flipped"] == []
     await a.close()
     await b.close()
     await store.close()

@@ -23,12 +23,14 @@ SOURCES = ("testserver", "richardpmann.weebly.com", "arxiv.org", "tkcs-collins.c
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_rules_page_compares_it_with_war_and_gives_its_length(client, locale):
     html = client.get(f"/{locale}/beggar-my-neighbour").text
-    assert 'id="changes"' in html and 'id="length"' in html
+    assert 'id="changes"' in html
+    assert 'id="length"' in html
     assert html.count("<tr>") >= 6 + 13  # six rule rows, thirteen histogram bins
     assert f'href="/{locale}/beggar-my-neighbour/records"' in html
     assert 'class="rules__name"' in html  # which name the page uses, and why
     form = html.split('class="start-form__players"')[1].split("</fieldset>")[0]
-    assert 'value="2"' in form and 'value="3"' not in form
+    assert 'value="2"' in form
+    assert 'value="3"' not in form
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -37,7 +39,8 @@ def test_the_records_page_lists_the_deals_with_our_counts(client, locale):
     assert r.status_code == 200
     html = r.text
     o = outline(html)
-    assert o.headings[0] == 1 and o.headings.count(1) == 1
+    assert o.headings[0] == 1
+    assert o.headings.count(1) == 1
     rows = re.findall(r'<tr data-slug="([^"]+)">(.*?)</tr>', html, re.S)
     assert [slug for slug, _ in rows] == [d.slug for d in RECORD_DEALS]
     assert len(rows) >= 10
@@ -68,10 +71,12 @@ def test_a_record_deal_opens_in_the_replay(client, locale):
     html = client.get(f"/{locale}/beggar-my-neighbour/records/casella-2024").text
     data = json.loads(re.search(
         r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S).group(1))
-    assert data["turns"] is True and data["record"]["reason"] == "cycle"
+    assert data["turns"] is True
+    assert data["record"]["reason"] == "cycle"
     assert data["record"]["cycle"]["length_tricks"] == 62
     assert len(data["record"]["log"]) == data["record"]["tricks"]
-    assert 'id="replay-play"' in html and 'id="replay-speed"' in html
+    assert 'id="replay-play"' in html
+    assert 'id="replay-speed"' in html
     assert client.get(f"/{locale}/beggar-my-neighbour/records/nobody-1900").status_code == 404
 
 
@@ -121,4 +126,5 @@ def test_the_home_page_names_all_three_games(client):
 def test_the_italian_histogram_counts_partite(client):
     html = client.get("/it/beggar-my-neighbour").text
     head = html.split('class="stats stats--histogram"')[1].split("</thead>")[0]
-    assert "Partite" in head and "Giochi" not in head
+    assert "Partite" in head
+    assert "Giochi" not in head

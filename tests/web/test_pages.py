@@ -76,7 +76,7 @@ def outline(html: str) -> _Outline:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("index,page", list(enumerate(PAGES)))
+@pytest.mark.parametrize(("index", "page"), list(enumerate(PAGES)))
 def test_every_page_in_every_locale(client, locale, index, page):
     r = client.get(f"/{locale}/{page}")
     assert r.status_code == 200
@@ -89,7 +89,8 @@ def test_every_page_in_every_locale(client, locale, index, page):
     assert FOOTER[locale] in html
     assert f"v{cardwar.__version__} · " in html
     o = outline(html)
-    assert o.headings[0] == 1 and o.headings.count(1) == 1
+    assert o.headings[0] == 1
+    assert o.headings.count(1) == 1
     for before, after in zip(o.headings, o.headings[1:], strict=False):
         assert after <= before + 1, f"heading level jumps from h{before} to h{after}"
     assert o.inline_scripts == 0
@@ -108,8 +109,10 @@ def test_rules_pages_have_their_sections(client, locale):
     for html in (peace, war):
         for section in ("play", "what", "history", "details", "length"):
             assert f'id="{section}"' in html
-        assert "<svg" in html and 'class="stats"' in html
-    assert 'class="changes"' in peace and peace.count('scope="row"') >= 5 + 3
+        assert "<svg" in html
+        assert 'class="stats"' in html
+    assert 'class="changes"' in peace
+    assert peace.count('scope="row"') >= 5 + 3
     assert 'class="changes"' not in war
     assert THOUSAND[locale] in peace
     assert 'data-label=' in peace
@@ -130,7 +133,8 @@ def test_home_lists_variants_with_play_buttons(client):
     html = client.get("/en/").text
     assert "War turned upside down" in html
     assert "The classic card game for two to four players" in html
-    assert 'href="/en/peace#play"' in html and 'href="/en/war#play"' in html
+    assert 'href="/en/peace#play"' in html
+    assert 'href="/en/war#play"' in html
 
 
 @pytest.mark.parametrize(
@@ -151,7 +155,8 @@ def test_root_redirects_by_accept_language(client, header, target):
 
 def test_locale_without_slash_redirects(client):
     r = client.get("/it", follow_redirects=False)
-    assert r.status_code in (301, 308) and r.headers["location"] == "/it/"
+    assert r.status_code in (301, 308)
+    assert r.headers["location"] == "/it/"
 
 
 @pytest.mark.parametrize("path", ["/da/", "/da/peace", "/xx", "/en-US/war", "/nothing/here/x"])
@@ -167,7 +172,8 @@ def test_unknown_locale_is_an_english_404_with_language_links(client, path):
 def test_unknown_page_in_a_known_locale_is_a_localized_404(client):
     r = client.get("/de/nothing")
     assert r.status_code == 404
-    assert '<html lang="de">' in r.text and "Seite nicht gefunden" in r.text
+    assert '<html lang="de">' in r.text
+    assert "Seite nicht gefunden" in r.text
 
 
 def test_healthz(client):
@@ -183,7 +189,8 @@ def test_static_files_are_served(client):
     html = client.get("/en/peace").text
     css = re.search(r'href="(/static/site\.css\?v=[0-9a-f]+)"', html).group(1)
     r = client.get(css)
-    assert r.status_code == 200 and "prefers-color-scheme: dark" in r.text
+    assert r.status_code == 200
+    assert "prefers-color-scheme: dark" in r.text
     assert "prefers-reduced-motion" in r.text
 
 
@@ -220,10 +227,12 @@ def test_short_of_cards_is_true_for_both_war_options(client):
 
 def test_english_wording_fixes(client):
     home = client.get("/en/").text
-    assert "a tie starts a peace" in home and "calls a peace" not in home
+    assert "a tie starts a peace" in home
+    assert "calls a peace" not in home
     assert "two-pile duel" not in home
     war = client.get("/en/war").text
-    assert "The whole pack is dealt out" not in war and "as evenly as it goes" in war
+    assert "The whole pack is dealt out" not in war
+    assert "as evenly as it goes" in war
 
 
 @pytest.mark.parametrize(("locale", "good", "bad"), [
@@ -234,4 +243,5 @@ def test_english_wording_fixes(client):
 ])
 def test_translation_fixes(client, locale, good, bad):
     text = client.get(f"/{locale}/").text + client.get(f"/{locale}/peace").text
-    assert good in text and bad not in text
+    assert good in text
+    assert bad not in text

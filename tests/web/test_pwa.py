@@ -31,14 +31,17 @@ def test_the_manifest_is_in_the_visitors_language(client, locale):
     assert r.headers["content-type"].startswith("application/manifest+json")
     m = json.loads(r.text)
     assert (m["lang"], m["start_url"], m["scope"]) == (locale, f"/{locale}/", f"/{locale}/")
-    assert m["display"] == "standalone" and m["short_name"] == "cardwar"
-    assert m["name"].startswith("cardwar") and m["description"]
+    assert m["display"] == "standalone"
+    assert m["short_name"] == "cardwar"
+    assert m["name"].startswith("cardwar")
+    assert m["description"]
     assert re.fullmatch(r"#[0-9a-f]{6}", m["theme_color"])
     sizes = {(i["sizes"], i["purpose"]) for i in m["icons"] if i["type"] == "image/png"}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
     for icon in m["icons"]:
         got = client.get(icon["src"])
-        assert got.status_code == 200 and "immutable" in got.headers["cache-control"]
+        assert got.status_code == 200
+        assert "immutable" in got.headers["cache-control"]
         if icon["type"] == "image/png":
             side = int(icon["sizes"].split("x")[0])
             assert Image.open(io.BytesIO(got.content)).size == (side, side)
@@ -53,19 +56,22 @@ def test_light_and_dark_theme_colours_and_the_apple_icon(client):
         in page
     assert 'media="(prefers-color-scheme: dark)"' in page
     icon = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page)
-    assert icon and Image.open(io.BytesIO(client.get(icon.group(1)).content)).size == (180, 180)
+    assert icon
+    assert Image.open(io.BytesIO(client.get(icon.group(1)).content)).size == (180, 180)
 
 
 def test_the_service_worker_keeps_only_static_assets(client):
     r = client.get("/sw.js")
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/javascript")
     assert r.headers["cache-control"] == "no-cache"
     assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", r.text).group(1))
     offline = json.loads(re.search(r"const OFFLINE = (\{.*?\});", r.text).group(1))
     assert set(offline) == set(LOCALES)
     # a browser set to a language finds its offline page by the language alone
     by_language = json.loads(re.search(r"const BY_LANGUAGE = (\{.*?\});", r.text).group(1))
-    assert by_language["pt"] == "/pt-BR/offline" and by_language["fr"] == "/fr/offline"
+    assert by_language["pt"] == "/pt-BR/offline"
+    assert by_language["fr"] == "/fr/offline"
     assert set(by_language.values()) == set(offline.values())
     assert any(a.endswith("/play/game.js") for a in assets)
     # every language's manifest is kept, so the offline app keeps its name and icons
@@ -73,7 +79,9 @@ def test_the_service_worker_keeps_only_static_assets(client):
     assert sorted(manifests) == sorted(f"/{locale}/manifest.webmanifest" for locale in LOCALES)
     for url in [*assets, *offline.values(), *manifests]:
         assert client.get(url).status_code == 200, url
-        assert "/g/" not in url and "/ws/" not in url and "/api/" not in url
+        assert "/g/" not in url
+        assert "/ws/" not in url
+        assert "/api/" not in url
     assert all("/static/v/" in a or "?v=" in a for a in assets)  # versioned: never stale
 
 

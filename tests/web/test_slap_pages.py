@@ -34,7 +34,8 @@ def test_the_rules_page(client, locale, variant):
     assert r.status_code == 200
     html = r.text
     o = outline(html)
-    assert o.headings[0] == 1 and o.headings.count(1) == 1
+    assert o.headings[0] == 1
+    assert o.headings.count(1) == 1
     name = NAMES.get(locale, ("Egyptian Ratscrew",))[0] if variant == "ers" else "Slapjack"
     assert f"<h1>{name}</h1>" in html
     for section in ("play", "what", "patterns", "changes", "fairness", "history", "details",
@@ -49,13 +50,15 @@ def test_the_rules_page(client, locale, variant):
     assert "slap.css" in html
     # compared with Beggar-my-neighbour, row by row
     changes = html.split('id="changes"')[1].split("</table>")[0]
-    assert changes.count("<tr>") == 7 and "Beggar-my-neighbour" in changes
+    assert changes.count("<tr>") == 7
+    assert "Beggar-my-neighbour" in changes
     assert format_number(10_000, locale) in changes
     # fairness: the latency cap and the wait, in the reader's numbers
     fairness = html.split('id="fairness"')[1].split("</section>")[0]
     assert format_number(150, locale) in fairness
     # no start form and no Play button: online play is coming soon
-    assert "start-form" not in html and 'name="players"' not in html
+    assert "start-form" not in html
+    assert 'name="players"' not in html
     assert f'href="#play">{COMING_SOON[locale]}</a>' in html  # the hero's, to #play
 
 
@@ -104,7 +107,8 @@ def test_a_slap_game_cannot_be_created_online_yet(client):
 
     assert create("beggar") == 303
     for variant in PATHS:
-        assert variant in VARIANTS and not VARIANTS[variant].online
+        assert variant in VARIANTS
+        assert not VARIANTS[variant].online
         assert create(variant) == 400, variant
     r = client.get("/en/play?variant=ers", follow_redirects=False)
     assert r.headers["location"] == "/en/egyptian-ratscrew#play"
@@ -121,7 +125,8 @@ def test_the_statistics_file_matches_the_engine():
         for t in tables:
             assert t["games"] == data["games"] == sum(b["games"] for b in t["bins"])
             assert t["ci"][0] <= t["share"] <= t["ci"][1]
-            assert t["draws"] <= t["games"] and t["median_cards"] <= 10_000
+            assert t["draws"] <= t["games"]
+            assert t["median_cards"] <= 10_000
         quick = tables[1:]  # the quicker computer wins most games
         assert all(t["share"] > 0.5 for t in quick)
         fresh = slap_stats.table(variant, "sharp-normal", 60, data["seed"])

@@ -88,18 +88,25 @@ def test_stats_file_agrees_with_a_fresh_simulation(name: str) -> None:
 def test_wilson_interval() -> None:
     # A textbook case: 81 successes in 263 trials.
     low, high = stats.wilson(81, 263)
-    assert math.isclose(low, 0.2553, abs_tol=1e-3) and math.isclose(high, 0.3662, abs_tol=1e-3)
-    assert stats.wilson(0, 10)[0] == 0.0 and stats.wilson(10, 10)[1] == 1.0
-    with pytest.raises(ValueError):
+    assert math.isclose(low, 0.2553, abs_tol=1e-3)
+    assert math.isclose(high, 0.3662, abs_tol=1e-3)
+    assert stats.wilson(0, 10)[0] == 0.0
+    assert stats.wilson(10, 10)[1] == 1.0
+    with pytest.raises(ValueError, match="no share 3 of 0"):
         stats.wilson(3, 0)
 
 
 def test_histogram_bars() -> None:
     peace = stats.histogram(VARIANTS["peace"], np.array([1, 100, 101, 999, 1000]))
-    assert peace["width"] == 100 and peace["limit"] is True
-    assert peace["counts"][0] == 2 and peace["counts"][1] == 1 and peace["counts"][-1] == 2
+    assert peace["width"] == 100
+    assert peace["limit"] is True
+    assert peace["counts"][0] == 2
+    assert peace["counts"][1] == 1
+    assert peace["counts"][-1] == 2
     war = stats.histogram(VARIANTS["war"], np.array([1, 3000, 180_000]))
-    assert war["limit"] is False and war["counts"][-1] == 2 and sum(war["counts"]) == 3
+    assert war["limit"] is False
+    assert war["counts"][-1] == 2
+    assert sum(war["counts"]) == 3
 
 
 def test_beggar_stats_match_the_engine() -> None:

@@ -21,7 +21,8 @@ def test_a_nul_in_the_path_never_reaches_the_language_links(client):
     assert r.status_code == 404
     assert "\x00" not in r.text
     links = re.findall(r'href="(/[a-z]{2}/g/[^"]*)"', r.text)
-    assert links and all("%00" in link for link in links), links
+    assert links, links
+    assert all("%00" in link for link in links), links
 
 
 def test_percentages_keep_two_decimals_rounded_half_up():
@@ -78,7 +79,8 @@ def test_nickname_fields_count_visible_characters_with_a_translated_message(clie
         for page in (client.get(f"/{locale}/peace").text,
                      client.get(f"/{locale}/g/{_game(client, locale)}").text):
             field = re.search(r'<input id="(?:start-)?nickname"[^>]*>', page)[0]
-            assert "pattern=" not in field and 'maxlength="128"' in field
+            assert "pattern=" not in field
+            assert 'maxlength="128"' in field
             assert 'data-max-visible="24"' in field
             said = re.search(r'data-too-long="([^"]+)"', field)[1]
             assert said == html.escape(nickname_error(locale), quote=True)
@@ -90,7 +92,8 @@ def test_the_rules_pages_say_that_seats_are_drawn(client, locale):
     page = client.get(f"/{locale}/peace").text
     assert client.get("/en/peace").status_code == 200
     if locale == "en":
-        assert "Seats are drawn." in page and "the order of the seats matters" in page
+        assert "Seats are drawn." in page
+        assert "the order of the seats matters" in page
     else:
         assert "Seats are drawn." not in page  # translated
 

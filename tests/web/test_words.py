@@ -53,7 +53,8 @@ def test_seed_stays_out_of_what_players_read_during_the_game():
 def test_the_seat_drawing_is_said_in_plain_words(locale):
     words = _play(locale)
     drawn = [v for k, v in words.items() if k.startswith(("Seats drawn", "When the game starts"))]
-    assert len(drawn) == 2 and all(drawn)  # translated
+    assert len(drawn) == 2
+    assert all(drawn)  # translated
     for text in drawn:
         assert "seed" not in text.lower()
 

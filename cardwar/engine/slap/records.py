@@ -272,7 +272,8 @@ def slap_json(setup: SlapSetup, *, slaps: Sequence[DecidedSlap] | None = None,
         given = list(slaps or [])
         game = play_decided(setup, given, keep)
         decided = [s for s, ok in zip(given, counted, strict=True) if ok]
-    assert game.outcome is not None and game.reason is not None
+    assert game.outcome is not None
+    assert game.reason is not None
     out: dict[str, Any] = {
         "variant": setup.rules.variant,
         "players": setup.players,
