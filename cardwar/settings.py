@@ -56,7 +56,8 @@ class Settings(BaseSettings):
         creates_per_minute: games one client address may create per minute (then 429).
         joins_per_minute: seats one client address may take per minute.
         rematches_per_minute: rematches one client address may ask for per minute.
-        sockets_per_address: game sockets one client address may hold open at once.
+        sockets_per_address: sockets one client address may hold open at once (counted
+            in Redis when it is configured: every process together).
         sockets_per_game: sockets one game accepts (seats and spectators) per process.
         flood_warnings: ``rate_limited`` warnings a socket gets before it is closed (1008).
         lobby_ttl: seconds a game that never starts is kept (then removed with its events).

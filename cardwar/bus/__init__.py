@@ -9,6 +9,7 @@ filling gaps from the store when its bus can lose messages.
 from .base import Bus, CatchUp, Hooks, Message, OnRemote, Subscription
 from .limits import Limiter, LocalLimiter
 from .local import LocalBus
+from .slots import LocalSlots, Slots
 
 
 def open_bus(redis_url: str | None, prefix: str = "cardwar:",
@@ -23,6 +24,6 @@ def open_bus(redis_url: str | None, prefix: str = "cardwar:",
 
 
 __all__ = [
-    "Bus", "CatchUp", "Hooks", "Limiter", "LocalBus", "LocalLimiter", "Message", "OnRemote",
-    "Subscription", "open_bus",
+    "Bus", "CatchUp", "Hooks", "Limiter", "LocalBus", "LocalLimiter", "LocalSlots", "Message",
+    "OnRemote", "Slots", "Subscription", "open_bus",
 ]

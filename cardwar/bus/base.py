@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .limits import Limiter
+from .slots import Slots
 
 #: A message on the bus: a stored event or an ephemeral message, JSON-ready.
 Message = Mapping[str, Any]
@@ -179,6 +180,11 @@ class Bus(Protocol):
     @property
     def limiter(self) -> Limiter:
         """Where rate limits are counted (shared by every process when distributed)."""
+        ...
+
+    @property
+    def slots(self) -> Slots:
+        """Where sockets held open per address are counted (shared likewise)."""
         ...
 
     async def publish(self, game_id: str, message: Message) -> None:

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 
 from .base import Hooks, Message, Subscription, Subscriptions, add_subscription, drop_subscription
 from .limits import Limiter, LocalLimiter
+from .slots import LocalSlots, Slots
 
 __all__ = ["LocalBus"]
 
@@ -31,6 +32,8 @@ class LocalBus:
         self._subs: Subscriptions = {}
         #: rate limits, counted in this process (the only one)
         self.limiter: Limiter = LocalLimiter()
+        #: sockets per address, counted in this process (the only one)
+        self.slots: Slots = LocalSlots()
 
     def attach(self, hooks: Hooks) -> None:
         """Nothing to connect: no message comes from elsewhere."""

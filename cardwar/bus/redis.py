@@ -57,6 +57,7 @@ from .base import (
     drop_subscription,
 )
 from .limits import Limiter, RedisLimiter
+from .slots import RedisSlots
 
 log = logging.getLogger("cardwar.bus")
 
@@ -126,6 +127,8 @@ class RedisBus:
         self._backoff = ExponentialBackoff(cap=MAX_BACKOFF, base=reconnect_delay)
         #: rate limits, counted in Redis: N processes allow each limit once
         self.limiter: Limiter = RedisLimiter(self._redis, prefix)
+        #: sockets per address, counted in Redis: N processes allow the limit once
+        self.slots = RedisSlots(self._redis, prefix, self.origin)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}
@@ -452,6 +455,7 @@ class RedisBus:
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
         await self.retire()
+        await self.slots.close()
         for task in (self._reader, self._back):
             if task is not None:
                 task.cancel()

@@ -38,6 +38,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service = TableService(store, bus, settings)
     app.state.tables = service
     app.state.guard.limiter = bus.limiter  # the limits, counted by every process at once
+    app.state.guard.slots = bus.slots  # sockets per address likewise
     # every socket's shared parts: frames encoded once, one heartbeat clock
     app.state.sockets = SocketParts(event_builder(service))
     service.start_background()

@@ -13,10 +13,12 @@
   :func:`Guard.check` raises 429, shown as the translated error page), and
   sockets open at once, per address and per game (:meth:`Guard.open_socket`).
 
-The per-minute counts go to the bus's :class:`~cardwar.bus.Limiter`: in
-Redis when it is configured, so N processes allow each limit once, not N
-times (:mod:`cardwar.bus.limits`); the socket counts live in this process,
-only while a socket is open.
+The per-minute counts go to the bus's :class:`~cardwar.bus.Limiter` and the
+sockets per address to its :class:`~cardwar.bus.Slots`: in Redis when it is
+configured, so N processes allow each limit once, not N times
+(:mod:`cardwar.bus.limits`, :mod:`cardwar.bus.slots`: a socket's slot is
+given back when it closes, and expires when its process dies). The sockets
+per game (spectators) are counted in this process, while a socket is open.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from cardwar.bus import Limiter, LocalLimiter
+from cardwar.bus import Limiter, LocalLimiter, LocalSlots, Slots
 from cardwar.obs import limited
 from cardwar.settings import Settings, names
 
@@ -52,6 +54,7 @@ class Guard:
     Attributes:
         limiter: where the per-minute limits are counted (the app's lifespan sets
             the bus's, shared by every process on Redis).
+        slots: where the sockets per address are counted (likewise).
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -60,6 +63,7 @@ class Guard:
             "create": settings.creates_per_minute, "join": settings.joins_per_minute,
             "rematch": settings.rematches_per_minute}
         self.limiter: Limiter = LocalLimiter()
+        self.slots: Slots = LocalSlots()
         self._by_address: Counter[str] = Counter()
         self._by_game: Counter[str] = Counter()
 
@@ -78,10 +82,11 @@ class Guard:
             raise StarletteHTTPException(429, f"too many {action} requests",
                                          headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
-    def open_socket(self, conn: HTTPConnection, game: str | None, *,
-                    seated: bool = False) -> bool:
-        """Count a socket opening; False (nothing counted) when its address, or
-        ``game`` for a spectator, has as many open as allowed.
+    async def open_socket(self, conn: HTTPConnection, game: str | None, *,
+                          seated: bool = False) -> str | None:
+        """Count a socket opening: its slot's id (for :meth:`close_socket`), or
+        None (nothing counted) when its address, or ``game`` for a spectator,
+        has as many open as allowed.
 
         Args:
             game: the game watched, or None for a socket of no game (the open
@@ -92,26 +97,31 @@ class Guard:
         """
         address = client_address(conn)
         watched = None if seated else game  # the game whose spectators count
-        if (self._by_address[address] >= self.settings.sockets_per_address
-                or (watched is not None
-                    and self._by_game[watched] >= self.settings.sockets_per_game)):
+        slot = None
+        if watched is None or self._by_game[watched] < self.settings.sockets_per_game:
+            slot = await self.slots.take(f"sockets:{address}",
+                                         self.settings.sockets_per_address)
+        if slot is None:
             limited("socket")
-            return False
+            return None
         self._by_address[address] += 1
         if watched is not None:
             self._by_game[watched] += 1
-        return True
+        return slot
 
-    def close_socket(self, conn: HTTPConnection, game: str | None, *,
-                     seated: bool = False) -> None:
-        """A socket counted by :meth:`open_socket` (with the same arguments) closed."""
-        keys = [(self._by_address, client_address(conn))]
+    async def close_socket(self, conn: HTTPConnection, game: str | None, slot: str, *,
+                           seated: bool = False) -> None:
+        """A socket counted by :meth:`open_socket` (with the same arguments, and
+        the ``slot`` it returned) closed."""
+        address = client_address(conn)
+        keys = [(self._by_address, address)]
         if game is not None and not seated:
             keys.append((self._by_game, game))
         for counter, key in keys:
             counter[key] -= 1
             if counter[key] <= 0:
                 del counter[key]
+        await self.slots.give(f"sockets:{address}", slot)
 
     def sockets(self) -> int:
         """Sockets open now (counted ones)."""

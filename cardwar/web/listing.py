@@ -58,7 +58,8 @@ async def open_tables_page(request: Request, locale: str) -> Response:
 @router.websocket("/ws/tables")
 async def open_tables_socket(ws: WebSocket) -> None:
     """The live list of open tables (see the module docstring)."""
-    if not same_origin(ws) or not guard(ws).open_socket(ws, None):  # or too many
+    slot = await guard(ws).open_socket(ws, None) if same_origin(ws) else None
+    if slot is None:  # a foreign page, or too many
         await ws.close(code=1008)
         return
     connection_opened()
@@ -67,7 +68,7 @@ async def open_tables_socket(ws: WebSocket) -> None:
         await asyncio.create_task(_serve(ws), name="ws-open-tables")
     finally:
         connection_closed()
-        guard(ws).close_socket(ws, None)
+        await guard(ws).close_socket(ws, None, slot)
 
 
 async def _serve(ws: WebSocket) -> None:

@@ -252,7 +252,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     secret = ws.cookies.get(cookie_name(game_id))
     seat = table.seat_of(hash_secret(secret)) if secret else None
     seated = seat is not None
-    if not guard(ws).open_socket(ws, game_id, seated=seated):  # too many
+    slot = await guard(ws).open_socket(ws, game_id, seated=seated)
+    if slot is None:  # too many
         await ws.close(code=1008)
         return
     connection_opened()
@@ -261,4 +262,4 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
                            ws.app.state.sockets)
     finally:
         connection_closed()
-        guard(ws).close_socket(ws, game_id, seated=seated)
+        await guard(ws).close_socket(ws, game_id, slot, seated=seated)
