@@ -75,7 +75,9 @@ async def test_a_dead_process_slots_expire_and_live_ones_are_refreshed() -> None
         before = await redis.zscore(name, kept)
         await live.refresh()
         after = await redis.zscore(name, kept)
-        assert before is not None and after is not None and after > before
+        assert before is not None
+        assert after is not None
+        assert after > before
         # the dead process's slot expires: the address has its room back
         for _ in range(250):
             await live.refresh()  # the live one's slot never does
