@@ -183,7 +183,7 @@ export function playArea(w, state, seat) {
       b.dataset.card = code;
       backs.appendChild(b);
     });
-    if (!tieWord && down.length) {  // "3 face down", before the cards it counts
+    if (!tieWord && down.length && !state.revealed) {  // "3 face down", while they are
       backs.prepend(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
     }
     backs.setAttribute("role", "img");
