@@ -41,6 +41,18 @@ OUT_OF_VIEW = """(want) => {
     inside(document.querySelector(`.tseat[data-seat="${s}"] .tplay .pcard`), "card of seat " + s);
   }
   inside(document.querySelector(".tseat--you .pile"), "our pile");
+  // every seat's name, inside the view and clear of the others' (ellipsis, not overlap)
+  const names = Array.from(document.querySelectorAll(".tseat__name"));
+  names.forEach((e, i) => {
+    inside(e, "name " + i);
+    const a = e.getBoundingClientRect();
+    names.slice(i + 1).forEach((f, j) => {
+      const b = f.getBoundingClientRect();
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+        out.push("names " + i + " and " + (i + j + 1) + " overlap");
+      }
+    });
+  });
   if (scrollY !== 0) out.push("scrolled by " + scrollY);
   return out;
 }"""
@@ -51,7 +63,8 @@ def layout_server(server_factory, tmp_path_factory) -> str:
     return start_play_server(server_factory, tmp_path_factory, "layout")
 
 
-def _seat_pages(browser, base: str, size: str, players: int, variant: str = "peace"):
+def _seat_pages(browser, base: str, size: str, players: int, variant: str = "peace",
+                names: list[str] | None = None):
     """A game of ``players`` humans, one page each, started: (contexts, pages by table
     seat). The stacked deck has no seed: the table seats are the lobby's."""
     width, height = SIZES[size]
@@ -69,9 +82,10 @@ def _seat_pages(browser, base: str, size: str, players: int, variant: str = "pea
         url = pages[0].url
     else:
         url = create_game(pages[0], base, variant=variant, players=players,
-                          seats={n: "friend" for n in range(1, players)}, nickname=NAMES[0])
+                          seats={n: "friend" for n in range(1, players)},
+                          nickname=(names or NAMES)[0])
     for n in range(1, players):
-        join_game(pages[n], url, NAMES[n])
+        join_game(pages[n], url, (names or NAMES)[n])
     pages[0].wait_for_function(
         f"document.querySelectorAll('#seat-list .seat-list__name:not(.seat-list__name--open)')"
         f".length === {players}")
@@ -167,3 +181,18 @@ def test_home_shows_play_buttons_and_the_phone_folds_its_navigation(browser, liv
         page.screenshot(path=str(SHOTS / f"{size}-home.png"))
     finally:
         ctx.close()
+
+
+def test_long_names_at_a_phone_table_of_four_keep_to_their_seats(browser, layout_server):
+    """Issue 22: four long nicknames on a phone are cut with an ellipsis in their own
+    seat, none runs into another or out of the view."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    long = ["Annabelle Longbottom", "Bartholomew Smithers", "Cleopatra Wintergreen",
+            "Dorothea Featherstone"]
+    contexts, pages = _seat_pages(browser, layout_server, "phone", 4, names=long)
+    try:
+        for seat, page in enumerate(pages):
+            _check_view(page, [], f"phone-4p-long-names-seat{seat}")
+    finally:
+        for c in contexts:
+            c.close()
