@@ -41,6 +41,13 @@ OUT_OF_VIEW = """(want) => {
     inside(document.querySelector(`.tseat[data-seat="${s}"] .tplay .pcard`), "card of seat " + s);
   }
   inside(document.querySelector(".tseat--you .pile"), "our pile");
+  // the winner's "+N" lies within the felt, not cut by its edge
+  const felt = document.getElementById("felt"), fr = felt.getBoundingClientRect();
+  document.querySelectorAll(".tseat__took").forEach((t) => {
+    const r = t.getBoundingClientRect();
+    if (r.top < fr.top + felt.clientTop || r.right > fr.right - felt.clientLeft
+        || r.left < fr.left + felt.clientLeft) out.push("+N cut by the felt's edge");
+  });
   // every seat's name, inside the view and clear of the others' (ellipsis, not overlap)
   const names = Array.from(document.querySelectorAll(".tseat__name"));
   names.forEach((e, i) => {
