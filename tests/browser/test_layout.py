@@ -203,3 +203,27 @@ def test_long_names_at_a_phone_table_of_four_keep_to_their_seats(browser, layout
     finally:
         for c in contexts:
             c.close()
+
+
+@pytest.mark.parametrize("locale", ["pl-PL", "de-DE"])
+def test_the_controls_fit_a_phone_in_long_languages(browser, layout_server, locale):
+    """Issue 22: against the computer on a 390x844 phone, in Polish and German, every
+    control under the table (switches, pace, Finish, Leave) lies in the view."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        url = create_game(page, layout_server, players=2, seats={1: "computer"}, nickname="Ann")
+        page.goto(url.replace("/en/g/", f"/{locale[:2]}/g/"))
+        page.wait_for_selector("#table:not([hidden]) .tseat--you")
+        out = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '#controls input, #controls select, #controls button, #controls label'))
+          .filter((e) => e.getClientRects().length)
+          .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+          .filter(([, r]) => r.top < 0 || r.bottom > innerHeight || r.right > innerWidth)
+          .map(([n, r]) => n + ": " + Math.round(r.bottom))""")
+        page.screenshot(path=str(SHOTS / f"phone-controls-{locale}.png"))
+        assert out == [], out
+    finally:
+        ctx.close()
