@@ -40,7 +40,7 @@ router = APIRouter()
 THEME_LIGHT = "#17694b"  # base.html: the same, and #121513 for dark pages
 BACKGROUND = "#f8f5ef"
 #: The static files every page may need offline (besides the game's modules).
-SHELL = ("site.css", "site.js", "favicon.svg", "play/play.css")
+SHELL = ("site.css", "site.js", "favicon.svg", "play/play.css", "play/table.css")
 ICONS = ((192, "any"), (512, "any"), (192, "maskable"), (512, "maskable"))
 
 

@@ -41,6 +41,25 @@ OUT_OF_VIEW = """(want) => {
     inside(document.querySelector(`.tseat[data-seat="${s}"] .tplay .pcard`), "card of seat " + s);
   }
   inside(document.querySelector(".tseat--you .pile"), "our pile");
+  // the winner's "+N" lies within the felt, not cut by its edge
+  const felt = document.getElementById("felt"), fr = felt.getBoundingClientRect();
+  document.querySelectorAll(".tseat__took").forEach((t) => {
+    const r = t.getBoundingClientRect();
+    if (r.top < fr.top + felt.clientTop || r.right > fr.right - felt.clientLeft
+        || r.left < fr.left + felt.clientLeft) out.push("+N cut by the felt's edge");
+  });
+  // every seat's name, inside the view and clear of the others' (ellipsis, not overlap)
+  const names = Array.from(document.querySelectorAll(".tseat__name"));
+  names.forEach((e, i) => {
+    inside(e, "name " + i);
+    const a = e.getBoundingClientRect();
+    names.slice(i + 1).forEach((f, j) => {
+      const b = f.getBoundingClientRect();
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+        out.push("names " + i + " and " + (i + j + 1) + " overlap");
+      }
+    });
+  });
   if (scrollY !== 0) out.push("scrolled by " + scrollY);
   return out;
 }"""
@@ -51,7 +70,8 @@ def layout_server(server_factory, tmp_path_factory) -> str:
     return start_play_server(server_factory, tmp_path_factory, "layout")
 
 
-def _seat_pages(browser, base: str, size: str, players: int, variant: str = "peace"):
+def _seat_pages(browser, base: str, size: str, players: int, variant: str = "peace",
+                names: list[str] | None = None):
     """A game of ``players`` humans, one page each, started: (contexts, pages by table
     seat). The stacked deck has no seed: the table seats are the lobby's."""
     width, height = SIZES[size]
@@ -69,9 +89,10 @@ def _seat_pages(browser, base: str, size: str, players: int, variant: str = "pea
         url = pages[0].url
     else:
         url = create_game(pages[0], base, variant=variant, players=players,
-                          seats={n: "friend" for n in range(1, players)}, nickname=NAMES[0])
+                          seats={n: "friend" for n in range(1, players)},
+                          nickname=(names or NAMES)[0])
     for n in range(1, players):
-        join_game(pages[n], url, NAMES[n])
+        join_game(pages[n], url, (names or NAMES)[n])
     pages[0].wait_for_function(
         f"document.querySelectorAll('#seat-list .seat-list__name:not(.seat-list__name--open)')"
         f".length === {players}")
@@ -165,5 +186,44 @@ def test_home_shows_play_buttons_and_the_phone_folds_its_navigation(browser, liv
         else:
             assert page.locator(".nav-toggle").is_hidden() and nav.is_visible()
         page.screenshot(path=str(SHOTS / f"{size}-home.png"))
+    finally:
+        ctx.close()
+
+
+def test_long_names_at_a_phone_table_of_four_keep_to_their_seats(browser, layout_server):
+    """Issue 22: four long nicknames on a phone are cut with an ellipsis in their own
+    seat, none runs into another or out of the view."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    long = ["Annabelle Longbottom", "Bartholomew Smithers", "Cleopatra Wintergreen",
+            "Dorothea Featherstone"]
+    contexts, pages = _seat_pages(browser, layout_server, "phone", 4, names=long)
+    try:
+        for seat, page in enumerate(pages):
+            _check_view(page, [], f"phone-4p-long-names-seat{seat}")
+    finally:
+        for c in contexts:
+            c.close()
+
+
+@pytest.mark.parametrize("locale", ["pl-PL", "de-DE"])
+def test_the_controls_fit_a_phone_in_long_languages(browser, layout_server, locale):
+    """Issue 22: against the computer on a 390x844 phone, in Polish and German, every
+    control under the table (switches, pace, Finish, Leave) lies in the view."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        url = create_game(page, layout_server, players=2, seats={1: "computer"}, nickname="Ann")
+        page.goto(url.replace("/en/g/", f"/{locale[:2]}/g/"))
+        page.wait_for_selector("#table:not([hidden]) .tseat--you")
+        out = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '#controls input, #controls select, #controls button, #controls label'))
+          .filter((e) => e.getClientRects().length)
+          .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+          .filter(([, r]) => r.top < 0 || r.bottom > innerHeight || r.right > innerWidth)
+          .map(([n, r]) => n + ": " + Math.round(r.bottom))""")
+        page.screenshot(path=str(SHOTS / f"phone-controls-{locale}.png"))
+        assert out == [], out
     finally:
         ctx.close()

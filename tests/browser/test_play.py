@@ -216,6 +216,12 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         form.locator('input[name="face_down"][value="1"]').check()
         form.locator('button[type="submit"]').click()
         a.wait_for_selector("#my-pile")  # against the computer: no lobby
+        # every "N face down" drawn, with whether the cards next to it were face down
+        a.evaluate("""() => { window.downCounts = [];
+          new MutationObserver(() => document.querySelectorAll('.tplay__count').forEach((c) =>
+            window.downCounts.push([c.textContent,
+              c.parentElement.querySelectorAll('.pcard--shown').length]))
+          ).observe(document.getElementById('table'), { childList: true, subtree: true }); }""")
         for _ in range(5):
             if game_ended(a):
                 break
@@ -224,10 +230,13 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
             next_battle_or_end(a, before)
         assert a.locator("#battle-number").inner_text() == "Schlacht 2"  # War: no limit
         assert a.locator(".pcard__letter").count() == 0
-        assert a.locator(".tseat[data-seat='0'] .tplay__count").first.inner_text() == "1 verdeckt"
+        counts = a.evaluate("window.downCounts")
+        assert ["1 verdeckt", 0] in counts  # with the card it counts, while face down
+        assert all(shown == 0 for _, shown in counts), counts  # never by face-up cards
         a.wait_for_selector("#end:not([hidden])")
         assert "--face-down 1" in a.locator(".end__command").text_content()
         assert "Gleichstand: Krieg!" in a.locator("#summary").inner_text()
+        assert a.locator(".tplay__count").count() == 0  # turned: nothing face down
     finally:
         ctx.close()
 

@@ -454,3 +454,42 @@ def test_at_slow_pace_the_peace_stays_on_the_table_longer(browser, normal_server
         assert gone < third, log
     finally:
         ctx.close()
+
+
+# the table the first time a peace is on it, and the first time its cards are turned:
+# [face-down cards turned, centre sentence, "+N" badges, seats marked won, score bar]
+FIRST_PEACE_FRAMES = """() => {
+  window.peaceFrames = [];
+  const t = document.getElementById('table');
+  const frame = () => [document.querySelectorAll('.tplay__peace .pcard--shown').length,
+    document.getElementById('summary').textContent,
+    document.querySelectorAll('.tseat__took').length,
+    document.querySelectorAll('.tseat--won').length,
+    document.getElementById('scorebar').getAttribute('aria-label')];
+  new MutationObserver(() => {
+    if (!document.querySelector('.tplay__peace')) return;
+    const f = frame(), l = window.peaceFrames;
+    if (!l.length || (f[0] > 0 && l[l.length - 1][0] === 0)) l.push(f);
+  }).observe(t, { attributes: true, childList: true, subtree: true });
+}"""
+
+
+def test_a_peace_tells_its_result_only_when_its_cards_turn(browser, seeded_server):
+    """Issue 22: while a peace's cards are laid, the centre says nothing of its
+    result, no seat shows "+N" or is marked won, and the score bar has not moved;
+    all of it comes when the face-down cards turn."""
+    ctx, a = open_page(browser, locale="en-US")
+    try:
+        _create(a, seeded_server, "en")
+        a.wait_for_selector("#table:not([hidden])")
+        a.evaluate(FIRST_PEACE_FRAMES)
+        a.locator("#pace").select_option("slow")
+        a.locator("#auto-flip").check()
+        a.wait_for_function("window.peaceFrames.length >= 2", timeout=30_000)
+        (turned0, said0, took0, won0, bar0), (turned1, said1, took1, won1, bar1) = \
+            a.evaluate("window.peaceFrames")
+        assert (turned0, said0, took0, won0) == (0, "", 0, 0)
+        assert turned1 == 10 and "peace" in said1.lower() and took1 == 1 and won1 == 1
+        assert bar0 != bar1  # the pot moved the counts then, not before
+    finally:
+        ctx.close()

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 
 import {
   canFinish, canFlip, canLeave, canSkip, canTakeBack, dealt, gamePace, idleLeft, idleSeats, isCreator, placings,
-  reduce,
+  reduce, shownCounts,
 } from "../../cardwar/web/static/play/state.js";
 import { battle, deepFreeze, peaceBattle, snapshot } from "./fixtures.js";
 
@@ -182,6 +182,19 @@ describe("state: flips and battles", () => {
     assert.equal(s.revealed, true);  // no face-down cards to turn
     assert.equal(s.idle, null);
     assert.equal(s.seq, 5);
+  });
+
+  it("battle: a peace's result waits for its face-down cards (shownCounts)", () => {
+    const before = playing();
+    const counts = before.game.counts;
+    let s = apply(before, peaceBattle(5, 1));
+    assert.deepEqual(s.game.counts, [19, 33]);  // the game knows
+    assert.deepEqual(shownCounts(s), counts);  // the table does not tell yet
+    assert.notDeepEqual(counts, [19, 33]);
+    s = apply(s, { type: "local:reveal", battle: 1 });
+    assert.deepEqual(shownCounts(s), [19, 33]);
+    s = apply(s, battle(6, 2, { counts: [20, 32] }));  // a plain battle: at once
+    assert.deepEqual(shownCounts(s), [20, 32]);
   });
 
   it("battle: a peace's face-down cards are turned later (local:reveal, that battle only)", () => {

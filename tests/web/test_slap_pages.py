@@ -93,7 +93,12 @@ def test_home_and_navigation_list_both_games_without_a_play_button(client, local
         assert f'href="/{locale}/{path}"' in html.split('class="game-cards"')[1]
         assert f'href="/{locale}/{path}#play"' not in html
     assert html.count('class="badge badge--soon"') == 2
-    assert html.count(f'href="/{locale}/peace#play"') == 1  # the others keep theirs
+    # the online games keep theirs: one in the hero's buttons, one on their card
+    hero = html.split('class="hero__actions')[1].split("</p>")[0]
+    cards = html.split('class="game-cards"')[1]
+    for path in ("peace", "war"):
+        assert hero.count(f'href="/{locale}/{path}#play"') == 1, path
+        assert cards.count(f'href="/{locale}/{path}#play"') == 1, path
 
 
 def test_a_slap_game_cannot_be_created_online_yet(client):

@@ -6,6 +6,7 @@
 /** @typedef {import("./state.js").State} State */
 
 import { el } from "./dom.js";
+import { shownCounts } from "./state.js";
 
 /** @type {Record<string, string>} */
 const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
@@ -75,7 +76,8 @@ export function seatBox(w, state, seat) {
   box.setAttribute("aria-label", name);
   if (seat === state.you) box.classList.add("tseat--you");
   if (!state.game.in_play[seat]) box.classList.add("tseat--out");
-  if (state.last && state.last.winner === seat) box.classList.add("tseat--won");
+  // the winner is marked once the cards that decide are turned (shownCounts)
+  if (state.last && state.revealed && state.last.winner === seat) box.classList.add("tseat--won");
   const head = el("header", "tseat__head");
   head.appendChild(el("bdi", "tseat__name", name));  // a nickname of any script
   box.appendChild(head);
@@ -107,7 +109,7 @@ export function pileEl(w, state, seat) {
   const pile = el("div", "pile");
   pile.setAttribute("role", "img");
   pile.setAttribute("aria-label", pileLabel(w, state, seat));
-  return stackPile(w, pile, state.game.counts[seat]);
+  return stackPile(w, pile, shownCounts(state)[seat]);
 }
 
 /**
@@ -117,7 +119,7 @@ export function pileEl(w, state, seat) {
  * @param {number} seat
  */
 export function pileLabel(w, state, seat) {
-  return w.plural(w.S.pile, state.game.counts[seat], { name: w.seatName(state.seats, seat) });
+  return w.plural(w.S.pile, shownCounts(state)[seat], { name: w.seatName(state.seats, seat) });
 }
 
 /**
@@ -181,7 +183,7 @@ export function playArea(w, state, seat) {
       b.dataset.card = code;
       backs.appendChild(b);
     });
-    if (!tieWord && down.length) {  // "3 face down", before the cards it counts
+    if (!tieWord && down.length && !state.revealed) {  // "3 face down", while they are
       backs.prepend(el("span", "tplay__count", w.plural(w.S.face_down_count, down.length)));
     }
     backs.setAttribute("role", "img");
@@ -191,7 +193,8 @@ export function playArea(w, state, seat) {
     if (p.standing.indexOf(seat) >= 0) {
       prow.appendChild(el("span", "tplay__stands", "\u21a9"));
     } else if (up) {
-      prow.appendChild(cardEl(w, up, mark(p.winning_seats, seat, i === last.peaces.length - 1)));
+      const deciding = i === last.peaces.length - 1 && state.revealed;
+      prow.appendChild(cardEl(w, up, mark(p.winning_seats, seat, deciding)));
     }
     box.appendChild(prow);
   });

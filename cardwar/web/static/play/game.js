@@ -176,7 +176,8 @@ const EFFECTS = {
     if (deal) view.ui.enter = m.battle;
     draw();
     if (deal) dealIn();
-    announce(w.summary(m, Boolean(s.game.tie_word), true, (seat) => w.seatName(s.seats, seat)));
+    // a peace's result is said when its face-down cards are turned (local:reveal)
+    if (!m.peaces.length) announce(w.summary(m, Boolean(s.game.tie_word), true, name));
     if (m.peaces.length) {  // the face-down cards are turned a moment later
       settlePot();  // the last battle's pick-up, if still to come, would take this one's
       hold = peaceShown(hold, Date.now(), PEACE_HOLD, Boolean(s.game.skipping));
@@ -194,6 +195,10 @@ const EFFECTS = {
   },
   "local:reveal"(s) {
     draw();
+    if (s.last) {
+      const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
+      announce(w.summary(s.last, Boolean(s.game.tie_word), true, name));
+    }
     // the face-down cards turn over one by one as they are gathered (CSS; still
     // with prefers-reduced-motion), then the pot goes to the winner
     document.querySelectorAll(".tplay").forEach((a) => a.classList.add("tplay--turn-now"));

@@ -9,7 +9,7 @@ import { byId, el, pileEl, pileLabel, playArea, seatBox, stackPile } from "./car
 import { renderEnd, renderRematch } from "./end.js";
 import {
   acts, canFinish, canFlip, canLeave, canSkip, canTakeBack, idleLeft, idleSeats, isCreator,
-  reactionsOf,
+  reactionsOf, shownCounts,
 } from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
 
@@ -284,12 +284,13 @@ export function renderTable(v, state) {
   byId("felt").dataset.players = String(g.players);
   byId("felt").classList.toggle("felt--turns", inTurns(g));
   state.seats.forEach((s) => seats.appendChild(tableSeat(v, state, s)));
-  v.ui.counts = g.counts.slice();
+  v.ui.counts = shownCounts(state).slice();
   v.ui.enter = undefined;  // dealt once: a drawing again shows the cards still
   renderScore(v, state);
   renderHistory(v);
   const name = (/** @type {number} */ seat) => w.seatName(state.seats, seat);
-  byId("summary").textContent = state.last
+  // a peace's result is said once its face-down cards are turned
+  byId("summary").textContent = state.last && state.revealed
     ? w.summary(state.last, Boolean(g.tie_word), false, name) : "";
   renderTurn(w, state);
   const mine = you !== null && g.status === "playing" && g.in_play[you];
@@ -395,14 +396,15 @@ export function tableSeat(v, state, s) {
     ? myPile(v, state, seat) : pileEl(w, state, seat);
   const before = v.ui.counts ? v.ui.counts[seat] : undefined;
   const count = pile.querySelector(".pile__count");
-  if (count && before !== undefined && before !== g.counts[seat]) {
-    count.classList.add(g.counts[seat] > before ? "pile__count--up" : "pile__count--down");
+  const now = shownCounts(state)[seat];
+  if (count && before !== undefined && before !== now) {
+    count.classList.add(now > before ? "pile__count--up" : "pile__count--down");
   }
   box.appendChild(pile);
   const area = playArea(w, state, seat);
   if (state.last && v.ui.enter === state.last.battle) dealOrder(area);
   box.appendChild(area);
-  if (state.last && state.last.winner === seat && state.last.pot && !inTurns(g)) {
+  if (state.last && state.revealed && state.last.winner === seat && state.last.pot && !inTurns(g)) {
     // the winner, unmistakably: what it takes
     const took = el("span", "tseat__took", "+" + w.num(state.last.pot));
     took.setAttribute("aria-hidden", "true");
@@ -438,13 +440,13 @@ function renderScore(v, state) {
   const { w } = v;
   const bar = byId("scorebar");
   bar.textContent = "";
-  const g = state.game;
+  const counts = shownCounts(state);  // a peace's result waits for its cards
   const parts = state.seats.map((s) => w.seatName(state.seats, s.seat) + ": "
-    + w.plural(w.S.cards, g.counts[s.seat]));
+    + w.plural(w.S.cards, counts[s.seat]));
   bar.setAttribute("role", "img");
   bar.setAttribute("aria-label", parts.join(", "));
   state.seats.forEach((s) => {
-    const n = g.counts[s.seat];
+    const n = counts[s.seat];
     const part = el("span", "scorebar__part");
     part.dataset.seat = String(s.seat);
     part.style.flexGrow = String(n);
@@ -490,7 +492,7 @@ function myPile(v, state, seat) {
   pile.setAttribute("aria-disabled", String(!can && !back));
   pile.setAttribute("aria-label", can || back ? label + ". " + w.S.flip : label);
   pile.addEventListener("click", v.flip);
-  stackPile(w, pile, state.game.counts[seat]);
+  stackPile(w, pile, shownCounts(state)[seat]);
   if (can) pile.appendChild(el("span", "pile__flip", w.S.flip));
   return pile;
 }

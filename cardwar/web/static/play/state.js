@@ -40,6 +40,8 @@ export const SPECTATOR_REACTIONS = 3;
  * @property {CardMessage | null} turn  in turns (Beggar-my-neighbour): the last card put down
  * @property {Result | null} result  set once the game is over
  * @property {boolean} revealed  the last battle's face-down cards are shown
+ * @property {number[]} [before]  the pile counts before the last battle, kept while
+ *   its face-down cards are not turned: its result is not shown before (shownCounts)
  * @property {{battle: number, still: boolean} | null} taken  the battle whose pot was
  *   picked up (its cards are drawn no more; `still`: greyed in place, reduced motion)
  * @property {boolean} stale  the connection dropped: presence and counts may be out of date
@@ -216,6 +218,7 @@ const ON = {
     const inPlay = m.in_play || g.in_play.map((on, seat) => on && m.out.indexOf(seat) < 0);
     return {
       ...s, pending: false, idle: null, last: m, revealed: !m.peaces.length,
+      before: m.peaces.length ? g.counts : undefined,
       game: { ...g, battle: m.battle, counts: m.counts, in_play: inPlay, flipped: [] },
     };
   },
@@ -520,4 +523,15 @@ export function canLeave(s) {
   const g = s.game;
   if (s.you === null || s.seats[s.you].kind !== "human") return false;
   return g.status === "lobby" || (g.status === "playing" && Boolean(g.in_play[s.you]));
+}
+
+/**
+ * The pile counts the table shows: until a peace's (or a war's) face-down cards are
+ * turned, those from before its battle, so neither the counts nor the score bar
+ * tell its result before the cards do; then the game's.
+ * @param {State} s
+ * @returns {number[]}  one count per seat
+ */
+export function shownCounts(s) {
+  return !s.revealed && s.before ? s.before : s.game.counts;
 }
