@@ -105,7 +105,7 @@ def test_spectators_keep_their_label_once_the_game_has_started(client):
         while s.receive_json()["type"] != "started":
             pass
     page = client.get(f"/en/g/{gid}").text
-    note = re.search(r'<p class="watching-note" id="watching-note"([^>]*)>([^<]*)<', page)
+    note = re.search(r'<p class="watching-note js-only" id="watching-note"([^>]*)>([^<]*)<', page)
     assert note and "hidden" not in note.group(1)
     assert note.group(2) == "You are watching this game."
     seated = client.get(f"/en/g/{gid}", headers={"cookie": f"cw_{gid}={secret}"}).text
