@@ -148,8 +148,8 @@ export function renderJoin(v, state) {
   }
   if (note) note.hidden = !full;
   if (note && full) note.textContent = fullLobbyWords(S, g.status === "lobby" && !v.ui.refused);
-  // nobody is left to invite: a spectator of a full lobby is not asked to share the link
-  byId("lobby-invite").hidden = state.you === null && !open && g.status === "lobby";
+  // the sharing tools are the seated players': a visitor sees the invitation and the form
+  byId("lobby-invite").hidden = state.you === null && g.status === "lobby";
 }
 
 /**
@@ -622,8 +622,11 @@ export function buildReactionBar(v) {
 export function renderReactions(v, state) {
   const now = Date.now();
   // nobody to react to: every other seat is a computer
-  byId("reactions").hidden = state.you !== null
-    && state.seats.every((s) => s.seat === state.you || s.kind === "computer");
+  // and a visitor who may still sit down is shown the join form, not reactions
+  byId("reactions").hidden = (state.you === null && state.game.status === "lobby"
+      && state.seats.some(isOpen))
+    || (state.you !== null
+      && state.seats.every((s) => s.seat === state.you || s.kind === "computer"));
   const box = byId("spectator-reactions");
   box.textContent = "";
   const theirs = reactionsOf(state, null, now);
