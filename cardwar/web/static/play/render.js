@@ -179,8 +179,12 @@ export function renderLobby(v, state) {
   const open = state.seats.filter(isOpen).length;
   // seats the computer fills on start: open ones and those still kept for a player
   const empty = state.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
+  const kept = state.seats.some((s) => s.kind === "reserved");
   if (isCreator(state)) {
-    const b = el("button", "button", empty ? S.start_fill : S.start);
+    // seats kept for the last game's players: waiting is the state, starting the option
+    if (kept) area.appendChild(el("span", "lobby__wait", S.wait_kept + " "));
+    const label = kept ? S.start_kept : empty ? S.start_fill : S.start;
+    const b = el("button", kept ? "button button--quiet" : "button", label);
     b.type = "button";
     b.id = "start-game";
     b.addEventListener("click", () => {
