@@ -24,8 +24,9 @@ For each battle still to be played:
 * In a game in turns (:attr:`cardwar.tables.kinds.Kind.clock_at_start`) only
   the seat to move flips, so nobody can flip first: its clock starts with
   the step, while a human has put down a card (themselves or by auto-flip)
-  within the last :data:`ACTIVE_STEPS` cards. Two idle humans' game stops
-  after a few cards put down for them.
+  within the last :data:`ACTIVE_STEPS` cards and another human in play (not
+  away) is kept waiting: never against the computer alone. Two idle humans'
+  game stops after a few cards put down for them.
 
 Timers carry the battle they were armed for, so a late one does nothing.
 Every process following a game arms them; the locked, version-checked flip
@@ -144,8 +145,9 @@ class Clocks:
         return started
 
     def _start_turn_clock(self, table: Table) -> bool:
-        """In turns, start the coming step's idle clock if a human is to move and
-        the humans are active (the module docstring); True when started."""
+        """In turns, start the coming step's idle clock if a human is to move, the
+        humans are active and another human in play (not away) waits for them
+        (the module docstring); True when started."""
         coming = table.steps + 1
         if not table.kind.clock_at_start or self.idle_left(table) is not None:
             return False
@@ -153,8 +155,9 @@ class Clocks:
             return False
         waited = [s for s in table.to_flip() if table.record.seats[s].kind == "human"
                   and not table.record.seats[s].auto_flip and not self._is_gone(table.id, s)]
-        if not waited:
-            return False
+        if not waited or not any(s not in waited and not self._is_gone(table.id, s)
+                                 for s in table.humans_in_play()):
+            return False  # nobody kept waiting, or only computers: no countdown
         self._idle[table.id] = (coming, self._now() + self.settings.flip_timeout)
         return True
 

@@ -1,12 +1,15 @@
 """Rematch: a new game with the same seats and options, one click each.
 
 The first seated player to ask creates the new game: same variant, number
-of players and face-down count, a fresh deal, computer seats where the old
-game had them, and the asker in their old seat. Every other player's seat is
+of players and face-down count, a fresh deal, and the old game's *lobby*
+again: everyone (computers too) in the lobby seat they had before the seats
+were drawn, so a computer keeps its number ("Computer 2" stays Computer 2)
+and the new draw seats everyone afresh (names follow the player, not the
+table seat). Every other player's seat is
 *reserved* for them (seat kind ``reserved`` with their nickname): nobody else
 can take it, nor that nickname, through the public join. The old game records
 the offer (a ``rematch`` event, so every browser shows it). Every other player
-of the old game joins the new game in their own old seat with the same click;
+of the old game joins the new game in their own old lobby seat with the same click;
 once no seat is open or reserved any more the new game starts by itself. The
 creator may start earlier: the computer plays the seats still reserved. A
 rematch against the computer only starts at once. Every player keeps their
@@ -46,24 +49,35 @@ async def known_rematch(service: TableService, table: Table) -> str | None:
 
 
 async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, str]:
-    """The rematch of ``old``, offered by ``seat``: same options, a fresh deal."""
+    """The rematch of ``old``, offered by ``seat`` (a table seat of ``old``): same
+    options, a fresh deal, everyone in their old lobby seat (:func:`lobby_seat`)."""
     record = old.record
-    computers = tuple(s.seat for s in record.seats
+    lobby = old.seating()
+    computers = tuple(lobby[s.seat] for s in record.seats
                       if s.kind in ("computer", "left") and s.seat != seat)
-    reserved = {s.seat: s.nickname for s in record.seats
+    reserved = {lobby[s.seat]: s.nickname for s in record.seats
                 if s.kind == "human" and s.seat != seat and s.nickname}
     return await service.create(
         record.variant, record.players, face_down=record.face_down, computers=computers,
-        nickname=record.seats[seat].nickname or "", creator_seat=seat, reserved=reserved,
-        locale=record.locale)
+        nickname=record.seats[seat].nickname or "", creator_seat=lobby[seat],
+        reserved=reserved, locale=record.locale)
+
+
+def lobby_seat(old: Table, seat: int) -> int:
+    """The seat in the rematch's lobby of the player at table seat ``seat`` of
+    ``old`` (a finished game): the lobby seat they had in ``old`` (RULES.md 9,
+    Seating), so a computer's number and everyone's place in the lobby stay."""
+    return old.seating()[seat]
 
 
 def keep_choices(new: Table, old: Table, seat: int) -> None:
-    """``seat``'s pace and auto-flip in ``old`` carried over to ``new``, its rematch
-    (the seat's player is seated in ``new`` already)."""
+    """The pace and auto-flip of table seat ``seat`` in ``old`` carried over to
+    ``new``, its rematch (the player is seated in ``new`` already, in
+    :func:`lobby_seat`)."""
     rec = old.record.seats[seat]
-    new.set_pace(seat, cast(Pace, rec.pace))
-    new.set_auto(seat, rec.auto_flip)
+    mine = lobby_seat(old, seat)
+    new.set_pace(mine, cast(Pace, rec.pace))
+    new.set_auto(mine, rec.auto_flip)
 
 
 #: One lock per finished game being asked for a rematch (gone once nobody waits).
@@ -122,7 +136,7 @@ async def _offer_or_join(service: TableService, game_id: str, old: Table,
     secret = new_secret()
 
     def join(t: Table) -> None:
-        t.join(nickname, hash_secret(secret), seat)
+        t.join(nickname, hash_secret(secret), lobby_seat(old, seat))
         keep_choices(t, old, seat)
 
     table, _ = await service.apply(offered, join)

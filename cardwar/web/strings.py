@@ -113,6 +113,9 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "creator": _("starts the game"),
             "start": _("Start the game"),
             "start_fill": _("Fill the empty seats with the computer and start"),
+            # the rematch's lobby, seats still kept for players of the last game
+            "wait_kept": _("Waiting for the other players of the last game."),
+            "start_kept": _("Start now: the computer plays for those missing"),
             "wait_start": _("Waiting for {name} to start the game."),
             "watching": _("You are watching this game."),
             "battle_of": _("Battle {n} of {limit}"),

@@ -31,6 +31,10 @@ def test_the_join_form_hides_when_the_last_seat_is_taken(browser, server):
         c.wait_for_selector("#seat-list li")
         form, full = c.locator("form.join-form"), c.locator("#join-full")
         assert form.is_visible() and full.count() == 0
+        # a visitor is invited, not given the creator's sharing tools nor reactions
+        assert c.locator("#lobby-invite").is_hidden() and c.locator("#share-link").is_hidden()
+        assert c.locator(".lobby__qr").is_hidden() and c.locator("#reactions").is_hidden()
+        assert a.locator("#lobby-invite").is_visible()
 
         join_game(b, url, "Bob")  # one seat is still open: the form stays
         _seat_shows(c, 1, "Bob")

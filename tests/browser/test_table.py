@@ -178,7 +178,13 @@ def test_the_out_player_and_the_late_rematch(browser, stacked_server):
         a.locator("#rematch-button").click()
         a.wait_for_url(re.compile(r".*/en/g/[A-Za-z0-9_-]{16}$"))
         a.wait_for_selector("#start-game")
-        a.locator("#start-game").click()
+        # waiting for Cleo is the state; starting without her the secondary, said plainly
+        area = a.locator("#start-area")
+        assert area.inner_text().startswith("Waiting for the other players of the last game.")
+        start = a.locator("#start-game")
+        assert start.inner_text() == "Start now: the computer plays for those missing"
+        assert "button--quiet" in (start.get_attribute("class") or "")
+        start.click()
         a.wait_for_selector("#table:not([hidden])")
         b.reload()
         b.wait_for_selector("#end:not([hidden])")

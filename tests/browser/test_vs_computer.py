@@ -135,3 +135,26 @@ def test_the_join_page_says_who_invites_and_a_full_lobby_asks_no_spectator_to_sh
     finally:
         for ctx in ctxs:
             ctx.close()
+
+
+def test_without_javascript_only_the_notice_is_shown(browser, seeded_server):
+    ctx, a = open_page(browser)
+    plain = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
+                                java_script_enabled=False)
+    try:
+        url = create_game(a, seeded_server, "war", 2, seats={1: "computer"})
+        a.wait_for_selector("#table:not([hidden]) #my-pile")
+        b = plain.new_page()
+        b.goto(url)  # a visitor without JavaScript, of a game being played
+        assert b.locator("#noscript").is_visible()
+        assert b.locator("#game-status").is_hidden()
+        assert b.locator("#watching-note").is_hidden()
+        _shot(b, "nojs_en_phone")
+        other, c = open_page(browser)  # with JavaScript the visitor is told they watch
+        c.goto(url)
+        c.wait_for_selector("#watching-note:not([hidden])")
+        assert c.locator("#watching-note").is_visible()
+        other.close()
+    finally:
+        plain.close()
+        ctx.close()

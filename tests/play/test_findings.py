@@ -108,7 +108,7 @@ def test_spectators_keep_their_label_once_the_game_has_started(client):
         while s.receive_json()["type"] != "started":
             pass
     page = client.get(f"/en/g/{gid}").text
-    note = re.search(r'<p class="watching-note" id="watching-note"([^>]*)>([^<]*)<', page)
+    note = re.search(r'<p class="watching-note js-only" id="watching-note"([^>]*)>([^<]*)<', page)
     assert note
     assert "hidden" not in note.group(1)
     assert note.group(2) == "You are watching this game."
@@ -165,3 +165,12 @@ def test_a_seat_that_is_neither_a_friend_nor_the_computer_is_refused(client, sea
                     headers=ORIGIN, follow_redirects=False)
     assert r.status_code == 400
     assert "cw_" not in r.headers.get("set-cookie", "")
+
+
+def test_a_visitor_of_the_lobby_is_not_given_the_sharing_tools(client):
+    gid, secret = create(client)
+    visitor = client.get(f"/en/g/{gid}").text
+    assert re.search(r'<div id="lobby-invite" hidden>', visitor)
+    assert 'class="join-form"' in visitor
+    creator = client.get(f"/en/g/{gid}", headers={"cookie": f"cw_{gid}={secret}"}).text
+    assert '<div id="lobby-invite">' in creator

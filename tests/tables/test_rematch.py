@@ -12,6 +12,7 @@ from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret
 from cardwar.tables.events import follow
+from cardwar.tables.pace import fast_forward
 from cardwar.tables.rematch import known_rematch, rematch
 from cardwar.tables.replay import game_record, start_counts
 
@@ -265,6 +266,79 @@ async def test_service_rematch_starts_once_no_seat_is_reserved(tmp_path):
         assert new.status == "playing"
         assert [(s.kind, s.nickname) for s in new.record.seats] == [
             ("human", "Ann"), ("human", "Bob"), ("human", "Cy")]
+    finally:
+        await service.close()
+        await store.close()
+
+
+def _numbers(service: TableService, table: Table) -> list[tuple[str, str | None, int]]:
+    """Each seat's (kind, nickname, number) as a page shows it, sorted (the seats
+    are drawn again, so only who is there counts, not where)."""
+    seats = service.message(table, None)["seats"]
+    return sorted((s["kind"], s["nickname"], s["number"]) for s in seats)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_rematch_against_the_computer_keeps_the_computers_numbers(tmp_path, players):
+    # seed "a" draws [0, 1] for 2 (so "c": [1, 0]) and [1, 0, 2] for 3: a computer
+    # moves off its lobby seat, and its number must not move with the seat
+    seed = "a" if players == 3 else "c"
+    assert seating(seed, players) != list(range(players))
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    settings = Settings(testing_seed=seed, computer_delay=0.001, flip_timeout=60)
+    service = TableService(store, LocalBus(), settings)
+    try:
+        computers = tuple(range(1, players))
+        table, secret = await service.create("war", players, computers=computers, nickname="Ola")
+        assert await service.start_if_alone(table)
+        before = _numbers(service, table)
+        assert before == sorted([("human", "Ola", 1)] +
+                                [("computer", None, n + 1) for n in computers])
+        mine = table.seat_of(hash_secret(secret))
+        await fast_forward(service, table.id, mine)  # "Finish the game"
+        for _ in range(500):
+            if table.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert table.status == "over", (table.steps, table.skipping)
+        new_id, _ = await rematch(service, table.id, mine)
+        new = await service.get(new_id)
+        assert new.status == "playing" and _numbers(service, new) == before
+    finally:
+        await service.close()
+        await store.close()
+
+
+@pytest.mark.anyio
+async def test_a_rematch_with_friends_keeps_the_lobby_order(tmp_path):
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    await store.migrate()
+    settings = Settings(testing_seed="a", computer_delay=0.001, flip_timeout=60)
+    service = TableService(store, LocalBus(), settings)
+    try:
+        table, _ = await service.create("peace", 3, nickname="Ann")
+        _, bob = await service.join(table.id, "Bob")
+        await service.join(table.id, "Cy")
+        await service.start(table.id, 0)
+        assert table.seating() == [1, 0, 2] and table.seat_of(hash_secret(bob)) == 0
+        for _ in range(5000):  # the battle limit ends it before
+            if table.status == "over":
+                break
+            for s in table.to_flip():
+                await service.flip(table.id, s)
+        assert table.status == "over"
+        new_id, secret = await rematch(service, table.id, 0)  # Bob asks, from table seat 0
+        new = await service.get(new_id)
+        assert [(s.kind, s.nickname) for s in new.record.seats] == [
+            ("reserved", "Ann"), ("human", "Bob"), ("reserved", "Cy")]
+        assert new.seat_of(hash_secret(secret)) == 1 and new.creator == 1
+        assert (await rematch(service, table.id, 1))[0] == new_id  # Ann (table seat 1)
+        assert new.status == "lobby" and new.reserved_seats() == [2]
+        assert (await rematch(service, table.id, 2))[0] == new_id  # and Cy: it starts
+        assert new.status == "playing"
+        assert _numbers(service, new) == _numbers(service, table)
     finally:
         await service.close()
         await store.close()

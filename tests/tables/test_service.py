@@ -339,3 +339,23 @@ async def test_auto_flip_off_stops_the_next_flip(tmp_path):
     assert current.record.flipped == []
     assert await service.flip(table.id, 0, "player", 1) is True  # by hand it counts
     await _close(service)
+
+
+async def test_in_turns_against_the_computer_no_idle_clock_for_the_human(tmp_path):
+    """Beggar-my-neighbour by hand against the computer: nobody is kept waiting, so
+    no clock starts when it is the human's turn (README, Idle is idle)."""
+    service = await _service(tmp_path, flip_timeout=60)
+    table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
+    await service.start(table.id, 0)
+    turns = 0
+    for _ in range(1000):  # at most 10 s; a few computer cards and tricks between turns
+        if table.status != "playing" or turns >= 5:
+            break
+        if table.to_flip() == [0]:
+            async with service.cache.lock(table.id):  # the last card's change is over
+                assert service.idle_left(table) is None
+            await service.flip(table.id, 0)
+            turns += 1
+        await asyncio.sleep(0.01)
+    assert turns >= 5 or table.status == "over", (turns, table.status, table.to_flip())
+    await _close(service)

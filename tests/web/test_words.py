@@ -67,3 +67,9 @@ def test_ukrainian_placings_are_told_in_the_past_and_seed_is_translated():
     words = _play("uk")
     assert "вибуває" not in words["{name} went out in battle {n}."]
     assert not [v for v in words.values() if "Зерно" in v or "зерно" in v]
+
+
+@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != "en"])
+def test_the_deal_check_names_the_seed_in_plain_words(locale):
+    said = _play(locale)["The seed of this deal:"]
+    assert said and "(seed)" not in said and not re.search(r"\bseed\b", said, re.I)

@@ -1,8 +1,10 @@
 // Every page: the service worker (install as an app, the offline page), the
 // offline page's retry, nickname fields counting visible characters, and the
-// language menu closing on Escape or on a click outside it. No inline script.
+// language menu closing on Escape or on a click outside it; the "js" class on
+// <html> that shows what only works with JavaScript (.js-only). No inline script.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () { /* not offered */ });
   }

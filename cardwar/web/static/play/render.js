@@ -148,8 +148,8 @@ export function renderJoin(v, state) {
   }
   if (note) note.hidden = !full;
   if (note && full) note.textContent = fullLobbyWords(S, g.status === "lobby" && !v.ui.refused);
-  // nobody is left to invite: a spectator of a full lobby is not asked to share the link
-  byId("lobby-invite").hidden = state.you === null && !open && g.status === "lobby";
+  // the sharing tools are the seated players': a visitor sees the invitation and the form
+  byId("lobby-invite").hidden = state.you === null && g.status === "lobby";
 }
 
 /**
@@ -179,8 +179,12 @@ export function renderLobby(v, state) {
   const open = state.seats.filter(isOpen).length;
   // seats the computer fills on start: open ones and those still kept for a player
   const empty = state.seats.filter((s) => s.kind === "open" || s.kind === "reserved").length;
+  const kept = state.seats.some((s) => s.kind === "reserved");
   if (isCreator(state)) {
-    const b = el("button", "button", empty ? S.start_fill : S.start);
+    // seats kept for the last game's players: waiting is the state, starting the option
+    if (kept) area.appendChild(el("span", "lobby__wait", S.wait_kept + " "));
+    const label = kept ? S.start_kept : empty ? S.start_fill : S.start;
+    const b = el("button", kept ? "button button--quiet" : "button", label);
     b.type = "button";
     b.id = "start-game";
     b.addEventListener("click", () => {
@@ -624,8 +628,11 @@ export function buildReactionBar(v) {
 export function renderReactions(v, state) {
   const now = Date.now();
   // nobody to react to: every other seat is a computer
-  byId("reactions").hidden = state.you !== null
-    && state.seats.every((s) => s.seat === state.you || s.kind === "computer");
+  // and a visitor who may still sit down is shown the join form, not reactions
+  byId("reactions").hidden = (state.you === null && state.game.status === "lobby"
+      && state.seats.some(isOpen))
+    || (state.you !== null
+      && state.seats.every((s) => s.seat === state.you || s.kind === "computer"));
   const box = byId("spectator-reactions");
   box.textContent = "";
   const theirs = reactionsOf(state, null, now);

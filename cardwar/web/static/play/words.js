@@ -27,6 +27,8 @@
  * @property {string} creator
  * @property {string} start
  * @property {string} start_fill
+ * @property {string} wait_kept
+ * @property {string} start_kept
  * @property {string} wait_start
  * @property {string} watching
  * @property {string} battle_of
