@@ -305,7 +305,8 @@ async def test_a_rematch_against_the_computer_keeps_the_computers_numbers(tmp_pa
         assert table.status == "over", (table.steps, table.skipping)
         new_id, _ = await rematch(service, table.id, mine)
         new = await service.get(new_id)
-        assert new.status == "playing" and _numbers(service, new) == before
+        assert new.status == "playing"
+        assert _numbers(service, new) == before
     finally:
         await service.close()
         await store.close()
@@ -322,7 +323,8 @@ async def test_a_rematch_with_friends_keeps_the_lobby_order(tmp_path):
         _, bob = await service.join(table.id, "Bob")
         await service.join(table.id, "Cy")
         await service.start(table.id, 0)
-        assert table.seating() == [1, 0, 2] and table.seat_of(hash_secret(bob)) == 0
+        assert table.seating() == [1, 0, 2]
+        assert table.seat_of(hash_secret(bob)) == 0
         for _ in range(5000):  # the battle limit ends it before
             if table.status == "over":
                 break
@@ -333,9 +335,11 @@ async def test_a_rematch_with_friends_keeps_the_lobby_order(tmp_path):
         new = await service.get(new_id)
         assert [(s.kind, s.nickname) for s in new.record.seats] == [
             ("reserved", "Ann"), ("human", "Bob"), ("reserved", "Cy")]
-        assert new.seat_of(hash_secret(secret)) == 1 and new.creator == 1
+        assert new.seat_of(hash_secret(secret)) == 1
+        assert new.creator == 1
         assert (await rematch(service, table.id, 1))[0] == new_id  # Ann (table seat 1)
-        assert new.status == "lobby" and new.reserved_seats() == [2]
+        assert new.status == "lobby"
+        assert new.reserved_seats() == [2]
         assert (await rematch(service, table.id, 2))[0] == new_id  # and Cy: it starts
         assert new.status == "playing"
         assert _numbers(service, new) == _numbers(service, table)
