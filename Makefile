@@ -104,7 +104,7 @@ PYTEST_WORKERS ?= 2
 BROWSER_WORKERS ?= 2
 pytest: install-dev axe
 	$(BIN)/python -c "from cardwar.engine import PEACE; \
-		from cardwar.engine.simulate import play_games; play_games(PEACE, 2, 1)"
+		from cardwar.engine.battles.simulate import play_games; play_games(PEACE, 2, 1)"
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \

@@ -44,7 +44,7 @@ from cardwar.engine import (
     parse_hands,
     seat_view,
 )
-from cardwar.engine.beggar_records import cycle_json
+from cardwar.engine.beggar.records import cycle_json
 
 from .errors import ErrorCode
 from .events import Battle, Card, Event
