@@ -118,7 +118,9 @@ def event_builder(service: TableService) -> Callable[[str, Table | None, Message
         if event.get("type") == "presence":  # what every process knows, not what one said
             event = {**event, "online": event.get("seat") in service.online(game_id)}
         ended = table is not None and table.status == "over"
-        return event_view(event, ended=ended, watchers=service.watchers(game_id))
+        # only a watchers message shows the count: a step's event asks nothing more
+        watchers = service.watchers(game_id) if event.get("type") == "watchers" else 0
+        return event_view(event, ended=ended, watchers=watchers)
 
     return build
 
