@@ -16,7 +16,7 @@ the clocks run. One implementation per kind of play:
 
 :data:`KINDS` maps each play to the factory of its kind (:func:`register_kind`
 adds one). Everything else a table does (lobby, seats, flips, clocks,
-presence, rematch) is the same for every kind; ``GameRecord.battles`` counts
+presence, rematch) is the same for every kind; ``GameRecord.steps`` counts
 steps.
 """
 

@@ -107,7 +107,7 @@ def test_flips_play_a_battle_when_everyone_has_flipped():
     assert t.flip(1, "timer", battle=1) is True
     types = [e["type"] for e in t.take_outbox()]
     assert types == ["flipped", "flipped", "battle"]
-    assert t.record.battles == 1 and t.record.flipped == []
+    assert t.record.steps == 1 and t.record.flipped == []
 
 
 @pytest.mark.parametrize(("variant", "players", "face_down"), [
