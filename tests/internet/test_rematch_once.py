@@ -7,15 +7,17 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 import httpx2 as httpx
-from play.helpers import ORIGIN, create, finish, make_client, ws
+from play.helpers import ORIGIN, create, finish, join, make_client, ws
 
 
 def test_concurrent_rematch_posts_make_one_new_game(tmp_path):
     with make_client(tmp_path, computer_delay=0.001) as c:
-        gid, s0 = create(c, seat1="computer")
-        with ws(c, gid, s0) as sock:
-            sock.receive_json()
-            finish([sock])
+        gid, s0 = create(c)  # two friends: their rematch waits in a lobby
+        s1 = join(c, gid, "Bob")
+        with ws(c, gid, s0) as ann, ws(c, gid, s1) as bob:
+            ann.receive_json()
+            bob.receive_json()
+            finish([ann, bob])
         service = c.app.state.tables
 
         async def lobbies() -> set[str]:

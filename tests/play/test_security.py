@@ -204,7 +204,7 @@ def test_a_refused_flip_and_a_heartbeat_cost_no_table_lookup(tmp_path, monkeypat
     """Issue 23: the socket's limits and heartbeats are checked before the table
     is looked up; a flood is refused without touching the service at all."""
     with make_client(tmp_path, testing_stacked_deck=False) as c:
-        gid, s0 = create(c, seat1="computer")
+        gid, s0 = create(c)  # a friend's seat: the game waits in its lobby
         service = c.app.state.tables
         lookups: list[str] = []
         real_get = service.get
