@@ -134,7 +134,7 @@ pytest: pytest-main
 
 numba-cache: $(INSTALLED)
 	$(BIN)/python -c "from cardwar.engine import PEACE; \
-		from cardwar.engine.simulate import play_games; play_games(PEACE, 2, 1)"
+		from cardwar.engine.battles.simulate import play_games; play_games(PEACE, 2, 1)"
 
 pytest-main: $(INSTALLED) numba-cache
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \

@@ -6,7 +6,7 @@ then times only the play, in the same process and back to back:
 * ``baseline``: the plain deque engine of ``bench/baseline.py``;
 * ``rule engine``: :class:`cardwar.engine.Game`, battle by battle (the reference);
 * ``play_fast``: the pure-Python whole-game path (``cardwar play``);
-* ``core``: the compiled core (:func:`cardwar.engine.simulate.play_piles`,
+* ``core``: the compiled core (:func:`cardwar.engine.battles.simulate.play_piles`,
   which ``cardwar simulate`` uses), deals handed over as they are.
 
 Every engine must give the same outcome, reason, winner, battle count and
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from baseline import play_baseline
 
 from cardwar.engine import PEACE, Card, Game, Setup, play_fast, summarize
-from cardwar.engine.simulate import play_piles
+from cardwar.engine.battles.simulate import play_piles
 
 Piles = tuple[tuple[Card, ...], ...]
 Row = tuple[object, ...]

@@ -1,5 +1,10 @@
 """The rules of Peace, War and Beggar-my-neighbour, pure: no I/O, no asyncio, no web imports.
 
+A subpackage per family of games: :mod:`cardwar.engine.battles` (Peace and
+War), :mod:`cardwar.engine.beggar` (Beggar-my-neighbour),
+:mod:`cardwar.engine.slap` (the slap games), none importing another; what
+they share is at the top (``cards``, ``shuffle``, ``variants``, ``ending``).
+
 Public API (RULES.md sections in brackets):
 
 * cards: :class:`Card`, :func:`parse_cards`, :func:`parse_hands`,
@@ -24,13 +29,33 @@ Public API (RULES.md sections in brackets):
   :class:`SlapRules`, :class:`Slap`, :class:`Step`, :class:`Skill`, ...).
 """
 
-from .beggar import BeggarGame, CardResult, Cycle, TrickResult
-from .beggar_fast import BeggarSummary, play_beggar_fast, simulate_beggar, summarize_beggar
-from .beggar_records import (
+from .battles import (
+    BattleResult,
+    Game,
+    PeaceStep,
+    SeatView,
+    Setup,
+    Summary,
+    battle_json,
+    game_json,
+    play_fast,
+    seat_view,
+    simulate,
+    summarize,
+)
+from .beggar import (
+    BeggarGame,
     BeggarSetup,
+    BeggarSummary,
+    CardResult,
+    Cycle,
+    TrickResult,
     beggar_json,
     parse_beggar_deck,
     parse_beggar_hands,
+    play_beggar_fast,
+    simulate_beggar,
+    summarize_beggar,
     trick_json,
 )
 from .cards import (
@@ -45,9 +70,7 @@ from .cards import (
     parse_hands,
     rank,
 )
-from .fast import Summary, play_fast, summarize
-from .game import BattleResult, Game, GameOverError, Outcome, PeaceStep, Reason
-from .records import Setup, battle_json, game_json
+from .ending import GameOverError, Outcome, Reason
 from .shuffle import (
     Words,
     commitment,
@@ -57,7 +80,6 @@ from .shuffle import (
     shuffled_deck,
     words_after_seating,
 )
-from .simulate import simulate
 from .slap import (
     CARD_LIMIT,
     REFLEXES,
@@ -115,7 +137,6 @@ from .variants import (
     register,
     unregister,
 )
-from .view import SeatView, seat_view
 
 __all__ = [
     "BEGGAR",

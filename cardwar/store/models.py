@@ -1,8 +1,10 @@
 """SQLAlchemy 2 tables: games, seats, events.
 
 A game row holds what fixes the deal (variant, players, face_down, seed or
-stacked hands) and how far it got (``battles``, ``flipped`` for the battle in
-progress); the engine state is rebuilt by replaying ``battles`` battles.
+stacked hands) and how far it got (``steps``, ``flipped`` for the step in
+progress); the engine state is rebuilt by replaying ``steps`` steps (battles,
+or cards put down in Beggar-my-neighbour; the column was ``battles`` before
+migration 0003).
 ``seq`` is the last event number, also used as an optimistic version;
 ``public`` lists a game in the lobby on the open tables page, ``locale`` is
 its creator's language.
@@ -42,7 +44,7 @@ class GameRow(Base):
     hands: Mapped[str | None] = mapped_column(Text, nullable=True)
     commitment: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16))
-    battles: Mapped[int] = mapped_column(Integer, default=0)
+    steps: Mapped[int] = mapped_column(Integer, default=0)
     flipped: Mapped[list[int]] = mapped_column(JSON, default=list)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

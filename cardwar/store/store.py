@@ -268,7 +268,7 @@ class Store:
             session.add(GameRow(
                 id=game.id, variant=game.variant, players=game.players,
                 face_down=game.face_down, seed=game.seed, hands=game.hands,
-                commitment=game.commitment, status=game.status, battles=game.battles,
+                commitment=game.commitment, status=game.status, steps=game.steps,
                 flipped=list(game.flipped), seq=game.seq, created_at=game.created_at,
                 updated_at=now, public=game.public, locale=game.locale,
             ))
@@ -339,7 +339,7 @@ class Store:
             StaleWriteError: the stored ``seq`` is no longer ``expected_seq``.
         """
         await self._saves.submit(PendingSave(
-            game.id, expected_seq, game.status, game.battles, list(game.flipped), game.seq,
+            game.id, expected_seq, game.status, game.steps, list(game.flipped), game.seq,
             datetime.now(UTC),
             [(s.seat, s.kind, s.nickname, s.secret_hash, s.auto_flip) for s in game.seats]
             if seats else [],
@@ -441,7 +441,7 @@ def _record(row: GameRow, seats: Sequence[SeatRow], secrets: bool = True) -> Gam
     return GameRecord(
         id=row.id, variant=row.variant, players=row.players, face_down=row.face_down,
         seed=row.seed, hands=row.hands, commitment=row.commitment, status=row.status,
-        battles=row.battles, flipped=list(row.flipped or []), seq=row.seq,
+        steps=row.steps, flipped=list(row.flipped or []), seq=row.seq,
         created_at=_aware(row.created_at), public=bool(row.public),
         locale=row.locale or "en", updated_at=_aware(row.updated_at),
         seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,

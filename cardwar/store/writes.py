@@ -33,7 +33,7 @@ from cardwar.tables.records import StaleWriteError
 from .models import EventRow, GameRow, SeatRow
 
 _GAMES, _SEATS, _EVENTS = GameRow.__tablename__, SeatRow.__tablename__, EventRow.__tablename__
-_SQLITE_SAVE_GAME = (f"UPDATE {_GAMES} SET status = ?, battles = ?, flipped = ?, seq = ?, "
+_SQLITE_SAVE_GAME = (f"UPDATE {_GAMES} SET status = ?, steps = ?, flipped = ?, seq = ?, "
                      "updated_at = ? WHERE id = ? AND seq = ?")
 _SQLITE_SAVE_SEAT = (f"UPDATE {_SEATS} SET kind = ?, nickname = ?, secret_hash = ?, "
                      "auto_flip = ? WHERE game_id = ? AND seat = ?")
@@ -59,7 +59,7 @@ class PendingSave:
     game_id: str
     expected_seq: int
     status: str
-    battles: int
+    steps: int
     flipped: list[int]
     seq: int
     now: datetime
@@ -74,12 +74,12 @@ def _stale(save: PendingSave) -> StaleWriteError:
 _PG_SAVE = f"""
 WITH v AS MATERIALIZED (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[])
-         AS v(id, expected, status, battles, flipped, seq)),
+         AS v(id, expected, status, steps, flipped, seq)),
 locked AS MATERIALIZED (
   SELECT g.id FROM {_GAMES} g WHERE g.id IN (SELECT id FROM v) ORDER BY g.id FOR UPDATE),
 saved AS (
   UPDATE {_GAMES} g
-     SET status = v.status, battles = v.battles, flipped = v.flipped::json, seq = v.seq,
+     SET status = v.status, steps = v.steps, flipped = v.flipped::json, seq = v.seq,
          updated_at = now()
     FROM v
    WHERE g.id = v.id AND g.seq = v.expected AND g.id IN (SELECT id FROM locked)
@@ -111,7 +111,7 @@ async def write_postgres(pg: Any, batch: list[PendingSave]) -> list[BaseExceptio
 
     Returns per save None or its StaleWriteError (see the module docstring).
     """
-    games = [(s.game_id, s.expected_seq, s.status, s.battles, _json(s.flipped), s.seq)
+    games = [(s.game_id, s.expected_seq, s.status, s.steps, _json(s.flipped), s.seq)
              for s in batch]
     seats = [(s.game_id, seat, kind, nick, secret_hash, auto)
              for s in batch for seat, kind, nick, secret_hash, auto in s.seats]
@@ -135,7 +135,7 @@ def write_sqlite(conn: Any, batch: list[PendingSave]) -> list[BaseException | No
         for save in batch:
             now = save.now.strftime(_SQLITE_TIME)
             cursor.execute(_SQLITE_SAVE_GAME, (
-                save.status, save.battles, _json(save.flipped), save.seq, now,
+                save.status, save.steps, _json(save.flipped), save.seq, now,
                 save.game_id, save.expected_seq))
             if cursor.rowcount != 1:
                 outcomes.append(_stale(save))

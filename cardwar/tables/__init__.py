@@ -23,7 +23,7 @@ from .secrets import hash_secret, new_game_id, new_secret
 from .service import TableService
 from .stacked import stacked_hands
 from .table import Table, replay_command
-from .views import view_message
+from .views import event_view, view_message
 
 __all__ = [
     "MAX_NICKNAME",
@@ -38,6 +38,7 @@ __all__ = [
     "TableError",
     "TableService",
     "clean_nickname",
+    "event_view",
     "hash_secret",
     "new_game_id",
     "new_secret",

@@ -384,7 +384,7 @@ def play_step(t: TableState, seq: int) -> Event:
     """
     t.last, event = t.kind.play(seq, list(t.record.flipped))
     t.last_json = event
-    t.record.battles, t.record.flipped = t.kind.steps(), []
+    t.record.steps, t.record.flipped = t.kind.steps(), []
     return event
 
 

@@ -16,7 +16,7 @@ the clocks run. One implementation per kind of play:
 
 :data:`KINDS` maps each play to the factory of its kind (:func:`register_kind`
 adds one). Everything else a table does (lobby, seats, flips, clocks,
-presence, rematch) is the same for every kind; ``GameRecord.battles`` counts
+presence, rematch) is the same for every kind; ``GameRecord.steps`` counts
 steps.
 """
 
@@ -44,7 +44,7 @@ from cardwar.engine import (
     parse_hands,
     seat_view,
 )
-from cardwar.engine.beggar_records import cycle_json
+from cardwar.engine.beggar.records import cycle_json
 
 from .errors import ErrorCode
 from .events import Battle, Card, Event

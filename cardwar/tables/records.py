@@ -1,6 +1,8 @@
 """What the table service keeps, and the store it keeps it in (the port).
 
-* :class:`GameRecord` - one game: deal, progress (``battles``, ``flipped``),
+* :class:`GameRecord` - one game: deal, progress (``steps``: battles, or cards
+  put down in turns; the wire's events keep ``battle`` for the step's number,
+  the pages' word; ``flipped``),
   ``seq`` (last event number), its :class:`SeatRecord` list, whether it is
   listed publicly and its creator's language.
 * :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
@@ -53,7 +55,7 @@ class GameRecord:
     hands: str | None
     commitment: str
     status: str = "lobby"
-    battles: int = 0
+    steps: int = 0
     flipped: list[int] = field(default_factory=list)
     seq: int = 0
     seats: list[SeatRecord] = field(default_factory=list)

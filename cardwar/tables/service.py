@@ -306,21 +306,28 @@ class TableService:
         await self.start(table.id, creator)
         return True
 
-    async def flip(self, game_id: str, seat: int, by: FlipBy = "player",
-                   battle: int | None = None) -> bool:
+    async def flip(self, game_id: str, seat: int | Callable[[Table], int],
+                   by: FlipBy = "player", battle: int | None = None) -> bool:
         """Flip for ``seat`` (see :meth:`Table.flip`); True if it counted.
+
+        ``seat`` may be ``seat(table) -> int``, called on the table the flip is
+        applied to (under its lock; it raises TableError to refuse): a socket
+        checks its seat there, so one flip looks its table up once.
 
         A flip by the player that does not count (the computer already flipped
         for their away seat in the coming battle) still takes the seat back
         (:meth:`Presence.back`); nothing is played twice.
 
         Raises:
-            TableError: ``no_game``, ``not_playing``, ``out``.
+            TableError: ``no_game``, ``not_playing``, ``out``, or what ``seat`` raised.
         """
-        table, counted = await self.apply(game_id, lambda t: t.flip(seat, by, battle),
-                                          waited=by == "player")
+        def act(t: Table) -> tuple[int, bool]:
+            s = seat(t) if callable(seat) else seat
+            return s, t.flip(s, by, battle)
+
+        table, (flipper, counted) = await self.apply(game_id, act, waited=by == "player")
         if not counted and by == "player" and table.status == "playing":
-            await self.presence.back(game_id, seat)
+            await self.presence.back(game_id, flipper)
         return counted
 
     async def set_auto(self, game_id: str, seat: int, on: bool) -> None:

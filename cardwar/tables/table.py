@@ -64,7 +64,7 @@ class Table(PlayerChoices):
     The engine game (:class:`~cardwar.engine.Game`, or
     :class:`~cardwar.engine.BeggarGame` for a game in turns: its
     :class:`~cardwar.tables.kinds.Kind`) is rebuilt by replaying
-    ``record.battles`` steps from the deal, so a table survives restarts.
+    ``record.steps`` steps from the deal, so a table survives restarts.
 
     Args:
         record: the stored game (mutated in place by every change).
@@ -82,7 +82,7 @@ class Table(PlayerChoices):
         self.last: object = None
         #: the last step's event, for a page's snapshot
         self.last_json: Event | None = None
-        for n in range(record.battles):
+        for n in range(record.steps):
             acted = self.kind.to_act()  # a replayed step: as if every seat acted
             self.last, self.last_json = self.kind.play(n + 1, acted)
         self.outbox: list[Event] = []

@@ -1,7 +1,8 @@
 """The one function that builds every message a browser receives.
 
 :func:`view_message` turns (table, viewer) into a full ``state`` message, or
-(event, viewer) into an event message. Nothing else writes to a socket, so
+(event, viewer) into an event message (:func:`event_view`, which needs no
+table). Nothing else writes to a socket, so
 this is where secrets are kept in: pile order never appears, the seed and
 the stacked hands only once the game is over, seat secrets never.
 
@@ -45,6 +46,32 @@ from .events import browser_keys
 from .table import Table
 
 
+def event_view(event: Message, *, ended: bool, watchers: int = 0) -> dict[str, Any]:
+    """The message every viewer receives for ``event``: :func:`view_message`'s
+    event half, which needs no table (a socket sends a step's event without
+    looking its table up).
+
+    Args:
+        event: a message of :data:`cardwar.tables.events.EVENTS`.
+        ended: the game is over; an ``over`` event of a game that is not
+            shows no seed, hands nor command (defence in depth).
+        watchers: the spectators connected on every process (``watchers``).
+
+    Raises:
+        ValueError: an event type this function does not know.
+    """
+    keys = browser_keys(event["type"])
+    msg: dict[str, Any] = {"type": event["type"], "seq": event.get("seq")}
+    msg.update({k: event[k] for k in keys if k in event})
+    if event["type"] == "over" and not ended:  # defence in depth
+        msg["seed"] = msg["hands"] = msg["command"] = None
+    if event["type"] == "error" and not isinstance(msg.get("code"), str):
+        msg["code"] = ErrorCode.BAD_MESSAGE.value
+    if event["type"] == "watchers":  # a process publishes its own count: send the sum
+        msg["count"] = watchers
+    return msg
+
+
 def view_message(
     table: Table,
     viewer: int | None,
@@ -77,16 +104,7 @@ def view_message(
         ValueError: an event type this function does not know.
     """
     if event is not None:
-        keys = browser_keys(event["type"])
-        msg: dict[str, Any] = {"type": event["type"], "seq": event.get("seq")}
-        msg.update({k: event[k] for k in keys if k in event})
-        if event["type"] == "over" and table.status != "over":  # defence in depth
-            msg["seed"] = msg["hands"] = msg["command"] = None
-        if event["type"] == "error" and not isinstance(msg.get("code"), str):
-            msg["code"] = ErrorCode.BAD_MESSAGE.value
-        if event["type"] == "watchers":  # a process publishes its own count: send the sum
-            msg["count"] = watchers
-        return msg
+        return event_view(event, ended=table.status == "over", watchers=watchers)
     record = table.record
     lobby = table.seating() if record.status != "lobby" else list(range(record.players))
     last = None

@@ -2,7 +2,7 @@
 
 * ``/{locale}/beggar-my-neighbour/records``: the story of the search for the
   longest game and the endless one, with sources, and the table of the
-  published record deals (:data:`cardwar.engine.beggar_deals.RECORD_DEALS`)
+  published record deals (:data:`cardwar.engine.beggar.deals.RECORD_DEALS`)
   with the cards and tricks *our* engine computes for them.
 * ``/{locale}/beggar-my-neighbour/records/{slug}``: one deal in the replay
   viewer (the same page and script as a finished game's replay); the
@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardwar.engine import BEGGAR, beggar_json
-from cardwar.engine.beggar_deals import record_deal, record_results
+from cardwar.engine.beggar.deals import record_deal, record_results
 
 from .seats import check_locale
 from .strings import client_strings, record_seat_names

@@ -53,11 +53,12 @@ class Frames:
     """The text frame of each recent event (see the module docstring).
 
     Args:
-        build: ``build(table, event)`` -> the message dict every viewer gets.
+        build: ``build(game_id, table, event)`` -> the message dict every
+            viewer gets (``table``: None for an event that needs none).
         kept: most frames kept (oldest dropped first).
     """
 
-    def __init__(self, build: Callable[[Any, Message], Message],
+    def __init__(self, build: Callable[[str, Any, Message], Message],
                  kept: int = FRAMES_KEPT) -> None:
         self._build = build
         self._kept = kept
@@ -68,15 +69,16 @@ class Frames:
         hit = self._frames.get(id(event))
         return hit[1] if hit is not None and hit[0] is event else None
 
-    def text(self, table: Any, event: Message) -> str:
-        """The JSON text every viewer is sent for ``event`` about ``table``."""
+    def text(self, game_id: str, table: Any, event: Message) -> str:
+        """The JSON text every viewer is sent for ``event`` of game ``game_id``
+        (``table``: its table, or None when the event needs none)."""
         if event.get("type") in _LIVE:
-            return dumps(self._build(table, event))
+            return dumps(self._build(game_id, table, event))
         key = id(event)
         hit = self._frames.get(key)
         if hit is not None and hit[0] is event:
             return hit[1]
-        text = dumps(self._build(table, event))
+        text = dumps(self._build(game_id, table, event))
         self._frames[key] = (event, text)
         if len(self._frames) > self._kept:
             self._frames.popitem(last=False)
@@ -167,7 +169,7 @@ class SocketParts:
         build: how an event's message is built (see :class:`Frames`).
     """
 
-    def __init__(self, build: Callable[[Any, Message], Message]) -> None:
+    def __init__(self, build: Callable[[str, Any, Message], Message]) -> None:
         self.frames = Frames(build)
         self._clocks: dict[float, Heartbeats] = {}
 

@@ -50,7 +50,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
-from cardwar.tables import ErrorCode, Table, TableError, TableService, hash_secret, view_message
+from cardwar.tables import ErrorCode, Table, TableError, TableService, event_view, hash_secret
 from cardwar.tables.pace import fast_forward, set_pace
 from cardwar.tables.slap_timing import RoundTrips
 
@@ -87,6 +87,9 @@ DEFAULT_HEARTBEAT = 20.0
 #: The heartbeat and the answer to a page's ``ping``: the same text every time.
 PING = dumps({"type": "ping", "seq": None})
 PONG = dumps({"type": "pong", "seq": None})
+#: Events the pump looks the table up for: to follow or check this socket's seat,
+#: and ``over`` (its seed only once the table is over). A step's event needs none.
+_NEEDS_TABLE = frozenset({"relinked", "handed", "left", "started", "over"})
 
 
 async def hit(limiter: AsyncLimiter) -> bool:
@@ -101,18 +104,23 @@ async def hit(limiter: AsyncLimiter) -> bool:
     return True
 
 
-def event_builder(service: TableService) -> Callable[[Table, Message], dict[str, Any]]:
-    """``build(table, event)``: ``event``'s message, the same for every viewer
-    (:func:`cardwar.tables.view_message` with the spectator count, all an event needs).
+def event_builder(service: TableService) -> Callable[[str, Table | None, Message],
+                                                     dict[str, Any]]:
+    """``build(game_id, table, event)``: ``event``'s message, the same for every
+    viewer (:func:`cardwar.tables.event_view` with the spectator count, all an
+    event needs; ``table`` is needed only for an ``over`` event, None otherwise).
 
     A ``presence`` message says whether the seat is connected to any process
     now, not only to the one that published it (a player's other device, or
     a process saying again who is connected to it after Redis came back)."""
 
-    def build(table: Table, event: Message) -> dict[str, Any]:
+    def build(game_id: str, table: Table | None, event: Message) -> dict[str, Any]:
         if event.get("type") == "presence":  # what every process knows, not what one said
-            event = {**event, "online": event.get("seat") in service.online(table.id)}
-        return view_message(table, None, event, watchers=service.watchers(table.id))
+            event = {**event, "online": event.get("seat") in service.online(game_id)}
+        ended = table is not None and table.status == "over"
+        # only a watchers message shows the count: a step's event asks nothing more
+        watchers = service.watchers(game_id) if event.get("type") == "watchers" else 0
+        return event_view(event, ended=ended, watchers=watchers)
 
     return build
 
@@ -241,8 +249,10 @@ class Connection:
         """Send every published event above ``after`` to this socket.
 
         The frame of an event is encoded once for every connection
-        (:class:`~cardwar.web.frames.Frames`); the table is looked up only to
-        build it, or to check the seat after ``relinked`` and ``handed``.
+        (:class:`~cardwar.web.frames.Frames`), without the table; the table
+        is looked up only for an event of :data:`_NEEDS_TABLE` (the seat
+        followed or checked after ``started``, ``left``, ``relinked``,
+        ``handed``; an ``over`` event's seed), never for a step's.
 
         A failure to send (the store cannot give the table back, a frame cannot
         be built) is logged and closes the socket with 1011: the page connects
@@ -272,7 +282,7 @@ class Connection:
                 continue
             kind = event.get("type")
             text = frames.cached(event)
-            if text is None or kind in ("relinked", "handed", "left", "started"):
+            if kind in _NEEDS_TABLE:
                 table = await self.service.get(self.game_id)
                 if table is None:  # removed (an expired lobby): nothing more to send
                     await self._close(1008)
@@ -282,13 +292,13 @@ class Connection:
                 elif kind == "left" and isinstance(event.get("seating"), list):
                     self._reseat(table, list(event["seating"]))  # the lobby moved up
                 if text is None:
-                    text = frames.text(table, event)
+                    text = frames.text(self.game_id, table, event)
                 await self.send_text(text)
                 if kind in ("relinked", "handed", "left") and not self._still_mine(table):
                     await self.ws.close(code=4001)
                     return
             else:
-                await self.send_text(text)
+                await self.send_text(text or frames.text(self.game_id, None, event))
 
     async def ping(self) -> None:
         """Send the heartbeat's ``ping`` (called by the process's heartbeat clock); a
@@ -322,6 +332,34 @@ class Connection:
             await self.send_text(dumps({"type": "error", "seq": None,
                                         "code": ErrorCode.UNAVAILABLE.value}))
 
+    def _seat_on(self, table: Table) -> int:
+        """This socket's seat on ``table`` (followed as :meth:`_reseat` does).
+
+        Raises:
+            TableError: ``not_seated``: a spectator, or the seat is no longer ours.
+        """
+        self._reseat(table)
+        if self.seat is None or not self._still_mine(table):
+            raise TableError(ErrorCode.NOT_SEATED)
+        return self.seat
+
+    async def _flip(self, msg: Flip) -> None:
+        """A flip: the seat is checked on the table the service applies it to
+        (:meth:`_seat_on`), so a flip looks its table up once, in the service."""
+        if self.seat is None:
+            await self.error(None, ErrorCode.NOT_SEATED.value)
+            return
+        if self._flips is not None and not await hit(self._flips):
+            await self.too_fast()
+            return
+        try:
+            counted = await self.service.flip(self.game_id, self._seat_on, "player", msg.battle)
+        except TableError as exc:
+            await self.error(None, exc.code)
+            return
+        if not counted and msg.battle is not None:
+            await self._behind(msg.battle)
+
     async def _handle(self, raw: str | bytes | None) -> None:
         # the socket's limits, parsing and heartbeats need no table: a flood or
         # a heartbeat costs no lookup (issue 23)
@@ -340,8 +378,8 @@ class Connection:
         if isinstance(msg, Ping):
             await self.send_text(PONG)
             return
-        if isinstance(msg, Flip) and self._flips is not None and not await hit(self._flips):
-            await self.too_fast()
+        if isinstance(msg, Flip):
+            await self._flip(msg)
             return
         table = await self.service.get(self.game_id)
         if table is None:  # removed meanwhile (an expired lobby): say so, never silence
@@ -358,11 +396,7 @@ class Connection:
             await self.error(table, "not_seated")
             return
         try:
-            if isinstance(msg, Flip):  # seated: its flip limit was checked above
-                counted = await self.service.flip(self.game_id, self.seat, "player", msg.battle)
-                if not counted and msg.battle is not None:
-                    await self._behind(msg.battle)
-            elif isinstance(msg, Auto):
+            if isinstance(msg, Auto):
                 await self.service.set_auto(self.game_id, self.seat, msg.on)
             elif isinstance(msg, SetPace):
                 await set_pace(self.service, self.game_id, self.seat, msg.pace)

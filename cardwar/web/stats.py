@@ -1,6 +1,6 @@
 """How long games last and who wins them: simulated statistics for the rules pages.
 
-The numbers come from the compiled core (:func:`cardwar.engine.simulate.play_games`)
+The numbers come from the compiled core (:func:`cardwar.engine.battles.simulate.play_games`)
 and are precomputed into ``stats.json`` beside this module, so no request
 ever simulates. Regenerate after a rules change with ``make stats``
 (``python -m cardwar.web.stats [--games N] [--processes N]``);
@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardwar.engine import VARIANTS, Variant
-from cardwar.engine.simulate import REASONS, median, play_games
+from cardwar.engine.battles.simulate import REASONS, median, play_games
 
 if TYPE_CHECKING:  # numpy loads only to compute (the pages read the JSON)
-    from cardwar.engine.simulate import IntArray
+    from cardwar.engine.battles.simulate import IntArray
 
 STATS_PATH = Path(__file__).resolve().parent / "stats.json"
 GAMES = 100_000

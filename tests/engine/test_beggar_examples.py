@@ -34,8 +34,8 @@ from cardwar.engine import (
     shuffled_deck,
     summarize_beggar,
 )
-from cardwar.engine.beggar import notation
-from cardwar.engine.beggar_fast import play_values
+from cardwar.engine.beggar.fast import play_values
+from cardwar.engine.beggar.game import notation
 
 NESSLER = "---AJ--Q---------QAKQJJ-QK / -----A----KJ-K--------A---"
 CASELLA = "---K---Q-KQAJ-----AAJ--J-- / ----------Q----KQ-J-----KA"
@@ -262,7 +262,7 @@ def test_bad_piles_and_play_after_the_end() -> None:
         summarize_beggar(BeggarGame(parse_hands("2C / 3C")))
 
 
-# -- the published record deals (cardwar.engine.beggar_deals) ------------------
+# -- the published record deals (cardwar.engine.beggar.deals) ------------------
 PUBLISHED = {  # finder, year -> (cards, tricks) as the record lists give them
     ("Paulhus", 1999): (4791, 670), ("Kleber", 1999): (5790, 805),
     ("Collins", 2006): (6913, 960), ("Mann & Wu", 2007): (7157, 1007),
@@ -273,7 +273,7 @@ PUBLISHED = {  # finder, year -> (cards, tricks) as the record lists give them
 
 
 def test_the_record_deals_give_their_published_counts() -> None:
-    from cardwar.engine.beggar_deals import RECORD_DEALS, record_deal, record_results
+    from cardwar.engine.beggar.deals import RECORD_DEALS, record_deal, record_results
 
     results = record_results()
     assert len(results) == len(RECORD_DEALS) >= 10

@@ -19,7 +19,7 @@ from cardwar.engine import (
     play_beggar_fast,
     summarize_beggar,
 )
-from cardwar.engine.beggar import VALUE_OF
+from cardwar.engine.beggar.game import VALUE_OF
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

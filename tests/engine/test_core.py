@@ -1,4 +1,4 @@
-"""The compiled core (cardwar.engine.core) plays exactly as the rule-by-rule
+"""The compiled core (cardwar.engine.battles.core) plays exactly as the rule-by-rule
 engine, game by game: seeded deals of every variant, option and player
 count, random deals with many ties and cycles (hypothesis), forced hash
 collisions, and the same results over several processes."""
@@ -29,9 +29,9 @@ from cardwar.engine import (
     simulate,
     summarize,
 )
-from cardwar.engine.core_deal import shuffle_into
-from cardwar.engine.fast import Summary
-from cardwar.engine.simulate import CHUNK, REASONS, Games, play_games, play_piles
+from cardwar.engine.battles.core_deal import shuffle_into
+from cardwar.engine.battles.fast import Summary
+from cardwar.engine.battles.simulate import CHUNK, REASONS, Games, play_games, play_piles
 
 #: Every (variant, face-down count, players) the rules allow.
 OPTIONS = [

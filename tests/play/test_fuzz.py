@@ -111,7 +111,7 @@ def _check_legal(c: Any, gid: str) -> None:
             flipped = set()
         else:
             assert kind in ("joined", "auto_flip", "over"), kind
-    assert engine.battles == table.game.battles == record.battles
+    assert engine.battles == table.game.battles == record.steps
     event(f"battles: {min(engine.battles, 5)}{'+' if engine.battles > 5 else ''}")
 
 

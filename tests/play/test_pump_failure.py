@@ -24,11 +24,11 @@ def test_a_failing_event_frame_closes_the_socket_with_1011_and_is_logged(
         text = Frames.text
         failures = []
 
-        def fail_once(self, table, event):
+        def fail_once(self, game_id, table, event):
             if event.get("type") == "started" and not failures:
                 failures.append(event)
                 raise OSError("no space left on device")
-            return text(self, table, event)
+            return text(self, game_id, table, event)
 
         monkeypatch.setattr(Frames, "text", fail_once)
         with caplog.at_level(logging.ERROR, logger="cardwar"), ws(c, gid, s0) as ann:

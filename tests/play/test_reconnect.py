@@ -331,7 +331,7 @@ def test_replay_page_and_download_match_the_command_line(stacked):
         r'<script type="application/json" id="replay-data">(.*?)</script>', page.text, re.S)[1])
     setup = Setup.from_hands(get_variant("peace"), parse_hands(record.hands))
     assert data["record"] == game_json(setup, log=True)
-    assert len(data["record"]["log"]) == record.battles
+    assert len(data["record"]["log"]) == record.steps
     assert data["start_counts"] == [len(p) for p in setup.piles]
     r = c.get(f"/g/{gid}/game.json")
     assert r.status_code == 200

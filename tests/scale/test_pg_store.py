@@ -48,7 +48,7 @@ async def test_racing_saves_of_one_seq_let_exactly_one_win(pg_url):
 
     async def attempt(i: int) -> bool:
         rec = await store.load("g1")
-        rec.battles, rec.seq = 1, 2
+        rec.steps, rec.seq = 1, 2
         try:
             await store.save(rec, [StoredEvent(2, "battle", {"by": i})], 1)
         except StaleWriteError:
@@ -67,4 +67,12 @@ async def test_a_batch_of_games_on_postgresql(pg_url):
     store = Store(pg_url)
     await store.migrate()
     await check_batch(store)
+    await store.close()
+
+
+async def test_migration_0003_renames_battles_to_steps_keeping_them(pg_url):
+    from tests.store.renamed import steps_survive_the_rename
+
+    store = Store(pg_url)
+    await steps_survive_the_rename(store, _record())
     await store.close()

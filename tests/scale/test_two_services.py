@@ -125,7 +125,7 @@ async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
 
         async def played_enough() -> bool:
             t = await a.store.load(table.id)
-            return t.battles >= 30 or t.status == "over"
+            return t.steps >= 30 or t.status == "over"
 
         try:
             await _until(played_enough, 30)
@@ -133,7 +133,7 @@ async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
             rec = await a.store.load(table.id)
             last = await a.store.events_since(table.id, rec.seq - 6)
             raise AssertionError(
-                f"stalled at seq {rec.seq}, battle {rec.battles}, flipped {rec.flipped}; "
+                f"stalled at seq {rec.seq}, step {rec.steps}, flipped {rec.flipped}; "
                 f"timers a {a.clocks.count(table.id)} b {b.clocks.count(table.id)}; "
                 f"last events {[(e.seq, e.type, e.data.get('seat')) for e in last]}") from None
         # both processes arm timers (each for the battles it played or saw played;
@@ -192,7 +192,7 @@ async def test_a_lost_race_catches_up_without_replaying_the_game(
 
         class Counting(service_module.Table):  # type: ignore[misc, valid-type]
             def __init__(self, record) -> None:
-                built.append(record.battles)
+                built.append(record.steps)
                 super().__init__(record)
 
         monkeypatch.setattr(service_module, "Table", Counting)

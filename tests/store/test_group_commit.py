@@ -40,7 +40,7 @@ async def check_batch(store: Store) -> None:
 
     async def save(i: int, rec: GameRecord | None) -> str:
         assert rec is not None
-        rec.battles, rec.flipped, rec.seq = i + 1, [1], 3
+        rec.steps, rec.flipped, rec.seq = i + 1, [1], 3
         if i == 2:
             rec.seats[1].kind, rec.seats[1].nickname = "computer", None
         expected = 0 if i in (5, 7) else 1  # 5 and 7 lost their version check
@@ -59,10 +59,10 @@ async def check_batch(store: Store) -> None:
         events = await store.events_since(gid, 0)
         assert again is not None
         if results[i] == "stale":
-            assert (again.seq, again.battles, again.flipped) == (1, 0, [])
+            assert (again.seq, again.steps, again.flipped) == (1, 0, [])
             assert [e.seq for e in events] == [1]
         else:
-            assert (again.seq, again.battles, again.flipped) == (3, i + 1, [1])
+            assert (again.seq, again.steps, again.flipped) == (3, i + 1, [1])
             assert [(e.seq, e.type) for e in events] == [(1, "joined"), (2, "flipped"),
                                                           (3, "battle")]
             assert events[2].data == {**data, "i": i}

@@ -31,7 +31,7 @@ async def test_migrations_create_the_file_and_tables(tmp_path):
         "select name from sqlite_master where type='table'")}
     assert {"games", "seats", "events", "alembic_version"} <= names
     version = sqlite3.connect(path).execute("select version_num from alembic_version").fetchone()
-    assert version == ("0002",)
+    assert version == ("0003",)
 
 
 async def test_create_load_save_and_events(tmp_path):
@@ -45,11 +45,11 @@ async def test_create_load_save_and_events(tmp_path):
     assert loaded.seats[0].nickname == "Ann"
     assert loaded.seats[1].kind == "open"
     loaded.seats[1].kind = "computer"
-    loaded.status, loaded.battles, loaded.flipped, loaded.seq = "playing", 3, [1], 3
+    loaded.status, loaded.steps, loaded.flipped, loaded.seq = "playing", 3, [1], 3
     await store.save(loaded, [StoredEvent(2, "started", {}), StoredEvent(3, "flipped", {})], 1)
     again = await store.load("g1")
     assert again is not None
-    assert (again.status, again.battles, again.flipped, again.seq) == ("playing", 3, [1], 3)
+    assert (again.status, again.steps, again.flipped, again.seq) == ("playing", 3, [1], 3)
     assert again.seats[1].kind == "computer"
     assert [e.seq for e in await store.events_since("g1", 1)] == [2, 3]
     with pytest.raises(StaleWriteError):
@@ -99,4 +99,12 @@ async def test_full_tables_and_a_burst_of_new_ones_never_hide_a_table_with_a_fre
             rec.seats[1] = SeatRecord(1, "human", "Bob", "b" * 64)
         await store.create(rec, [])
     assert [r.id for r in await store.list_open(since, 3)] == ["waiting", "new0", "new1"]
+    await store.close()
+
+
+async def test_migration_0003_renames_battles_to_steps_keeping_them(tmp_path):
+    from .renamed import steps_survive_the_rename
+
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+    await steps_survive_the_rename(store, _record())
     await store.close()

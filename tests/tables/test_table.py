@@ -112,7 +112,7 @@ def test_flips_play_a_battle_when_everyone_has_flipped():
     assert t.flip(1, "timer", battle=1) is True
     types = [e["type"] for e in t.take_outbox()]
     assert types == ["flipped", "flipped", "battle"]
-    assert t.record.battles == 1
+    assert t.record.steps == 1
     assert t.record.flipped == []
 
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from babel import Locale
 
-from cardwar.engine.beggar_deals import RECORD_DEALS, record_results
+from cardwar.engine.beggar.deals import RECORD_DEALS, record_results
 from cardwar.web.i18n import LOCALES, format_number
 from cardwar.web.strings import client_strings
 

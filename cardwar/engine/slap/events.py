@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..cards import Card
-from ..game import Outcome, Reason
+from ..ending import Outcome, Reason
 from .rules import Pattern
 
 

@@ -31,7 +31,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from ..cards import Card
-from ..game import GameOverError, Outcome, Reason
+from ..ending import GameOverError, Outcome, Reason
 from .events import (
     CardDown,
     CardsBurned,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..game import Reason
+from ..ending import Reason
 from .computers import Skill
 from .records import SlapSetup, play_computers
 from .rules import SlapRules

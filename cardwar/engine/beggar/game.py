@@ -10,7 +10,7 @@ court card (a *trick*). Nobody ever chooses anything.
 what, who must put down the next card and how much they owe, the trick if
 one was taken) or :meth:`~BeggarGame.play_trick` (cards until the pile is
 taken, a :class:`TrickResult`). The whole-game path without records is
-:func:`cardwar.engine.beggar_fast.play_beggar_fast`; a property test holds
+:func:`cardwar.engine.beggar.fast.play_beggar_fast`; a property test holds
 the two together.
 
 Its row in :data:`cardwar.engine.variants.VARIANTS` is
@@ -24,9 +24,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import PACK_SIZE, RANK_OF, Card
-from .game import GameOverError, Outcome, Reason
-from .variants import BEGGAR
+from ..cards import PACK_SIZE, RANK_OF, Card
+from ..ending import GameOverError, Outcome, Reason
+from ..variants import BEGGAR
 
 #: The variant name (``cardwar play --variant beggar``).
 NAME = BEGGAR.name

@@ -3,7 +3,7 @@
 The same SHA-256 word stream, Fisher-Yates shuffle, seating draw and deal
 as :mod:`cardwar.engine.shuffle` and :func:`cardwar.engine.cards.deal`,
 written as plain loops over integer arrays for numba, so that
-:mod:`cardwar.engine.core` can deal a game from its seed without leaving
+:mod:`cardwar.engine.battles.core` can deal a game from its seed without leaving
 compiled code. A test holds it to the reference, seed by seed.
 
 SHA-256 works on 32-bit words; here they are held in ``int64`` and masked

@@ -1,6 +1,6 @@
 """The compiled core: whole battle games (RULES.md sections 3-7) in numba.
 
-:func:`cardwar.engine.game.Game` stays the reference; this module plays the
+:func:`cardwar.engine.battles.game.Game` stays the reference; this module plays the
 same rules as plain loops over integer arrays, compiled by numba
 (``@njit(cache=True)``: compiled once, then loaded from numba's cache), one
 game after another inside one call. A test holds the two together game by

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card_text, deal
+from ..cards import Card, card_text, deal
+from ..shuffle import seating, shuffled_deck
+from ..variants import Variant
 from .fast import Summary, play_fast, summarize
 from .game import BattleResult, Game
-from .shuffle import seating, shuffled_deck
-from .variants import Variant
 
 
 def _card(c: Card | None) -> str | None:

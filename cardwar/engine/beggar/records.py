@@ -27,7 +27,7 @@ Records (JSON-ready dicts, the contract of ``cardwar play --variant beggar
   "seating", "cycle"}`` and, with ``log``, ``"log"`` (one :func:`trick_json`
   per trick). ``cycle`` is null, or for ``reason == "cycle"``
   ``{"start_trick", "start_cards", "length_tricks", "length_cards"}``
-  (:class:`~cardwar.engine.beggar.Cycle`).
+  (:class:`~cardwar.engine.beggar.game.Cycle`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .beggar import NAME, PLAYERS, SYMBOLS, BeggarGame, Cycle, TrickResult, check_players
-from .beggar import notation as pile_notation
-from .beggar_fast import BeggarSummary, play_beggar_fast, summarize_beggar
-from .cards import RANKS, Card, CardError, card_text, deal, parse_cards, parse_hands
-from .shuffle import seating, shuffled_deck
+from ..cards import RANKS, Card, CardError, card_text, deal, parse_cards, parse_hands
+from ..shuffle import seating, shuffled_deck
+from .fast import BeggarSummary, play_beggar_fast, summarize_beggar
+from .game import NAME, PLAYERS, SYMBOLS, BeggarGame, Cycle, TrickResult, check_players
+from .game import notation as pile_notation
 
 #: Symbols in one hand of a whole pack dealt to two (RULES.md 10.1-10.2: half the pack).
 NOTATION_LENGTH = 26
@@ -205,7 +205,7 @@ class BeggarSetup:
         return [pile_notation(p) for p in self.piles]
 
     def new_game(self) -> BeggarGame:
-        """Return a fresh :class:`~cardwar.engine.beggar.BeggarGame`."""
+        """Return a fresh :class:`~cardwar.engine.beggar.game.BeggarGame`."""
         return BeggarGame(self.piles)
 
 

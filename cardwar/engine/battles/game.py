@@ -10,31 +10,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
-from .cards import RANK_OF, Card
-from .variants import Variant
-
-
-class Outcome(StrEnum):
-    """How a game ended (RULES.md section 7)."""
-
-    WIN = "win"
-    DRAW = "draw"
-
-
-class Reason(StrEnum):
-    """Why a game ended (RULES.md sections 5.7, 7, 10.8 and 11.7)."""
-
-    ALL_CARDS = "all_cards"
-    BATTLE_LIMIT = "battle_limit"
-    UNRESOLVABLE = "unresolvable"
-    CYCLE = "cycle"
-    CARD_LIMIT = "card_limit"
-
-
-class GameOverError(RuntimeError):
-    """A battle was asked of a game that has already ended."""
+from ..cards import RANK_OF, Card
+from ..ending import GameOverError, Outcome, Reason
+from ..variants import Variant
 
 
 @dataclass(frozen=True, slots=True)

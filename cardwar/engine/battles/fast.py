@@ -1,7 +1,7 @@
 """Whole games without per-battle records, as fast as pure Python allows.
 
 Used by simulations and by ``cardwar play`` without ``--log``. Results are
-identical to stepping a :class:`~cardwar.engine.game.Game` (a property test
+identical to stepping a :class:`~cardwar.engine.battles.game.Game` (a property test
 holds the two together).
 
 The two-player path plays a *round* of battles at once: while neither pile
@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import gt, lt
 
-from .cards import PACK_SIZE, RANK_OF, Card
-from .game import Game, Outcome, Reason, check_piles
-from .variants import Variant
+from ..cards import PACK_SIZE, RANK_OF, Card
+from ..ending import Outcome, Reason
+from ..variants import Variant
+from .game import Game, check_piles
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 Only the value of a card matters (0 plain, 1-4 for J Q K A), so a game is
 played on piles of values: :func:`play_beggar_fast` for cards,
 :func:`play_values` for values (the records' notation). Results are identical
-to stepping a :class:`~cardwar.engine.beggar.BeggarGame` (a property test
+to stepping a :class:`~cardwar.engine.beggar.game.BeggarGame` (a property test
 holds the two together). :func:`simulate_beggar` plays many seeded deals for
 ``cardwar simulate --variant beggar``.
 """
@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .beggar import NAME, PLAYERS, VALUE_OF, BeggarGame, Cycle, check_piles, position_key
-from .cards import Card
-from .game import Outcome, Reason
-from .shuffle import shuffled_deck
+from ..cards import Card
+from ..ending import Outcome, Reason
+from ..shuffle import shuffled_deck
+from .game import NAME, PLAYERS, VALUE_OF, BeggarGame, Cycle, check_piles, position_key
 
 
 @dataclass(frozen=True, slots=True)

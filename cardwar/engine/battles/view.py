@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, card_text
+from ..cards import Card, card_text
 from .game import Game
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .beggar_records import BeggarSetup, beggar_json, parse_beggar_hands
+from .records import BeggarSetup, beggar_json, parse_beggar_hands
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """Many games at once: statistics for the rules pages and ``cardwar simulate``.
 
 Games are dealt from their seeds and played by the compiled core
-(:mod:`cardwar.engine.core`), in chunks, optionally spread over several
+(:mod:`cardwar.engine.battles.core`), in chunks, optionally spread over several
 processes; the results are the same game by game as the rule-by-rule
-:class:`~cardwar.engine.game.Game`, and the same whatever the number of
+:class:`~cardwar.engine.battles.game.Game`, and the same whatever the number of
 processes. numpy and numba are imported only when the first game is
 simulated: the web server imports the engine and needs neither.
 """
@@ -16,10 +16,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards import PACK_SIZE, Card
+from ..cards import PACK_SIZE, Card
+from ..ending import Outcome, Reason
+from ..variants import Variant
 from .fast import Summary
-from .game import Outcome, Reason, check_piles
-from .variants import Variant
+from .game import check_piles
 
 #: Games per call of the compiled core: progress is reported after each.
 CHUNK = 5000
@@ -56,8 +57,8 @@ class Games:
     seating: IntArray
 
     def summary(self, i: int) -> Summary:
-        """Game ``i`` as the :class:`~cardwar.engine.fast.Summary` the
-        rule-by-rule engine gives (:func:`~cardwar.engine.fast.summarize`)."""
+        """Game ``i`` as the :class:`~cardwar.engine.battles.fast.Summary` the
+        rule-by-rule engine gives (:func:`~cardwar.engine.battles.fast.summarize`)."""
         winner = int(self.winner[i])
         return Summary(
             outcome=Outcome.WIN if winner >= 0 else Outcome.DRAW,
