@@ -59,7 +59,8 @@ def test_two_processes_run_behind_nginx_beside_one():
     assert_clean(report["one_process"], 20)
     assert report["setup"].startswith("cardwar, 2 process(es) behind nginx, PostgreSQL + Redis")
     assert report["one_process"]["setup"].startswith("cardwar, 1 process(es) behind nginx")
-    assert report["nginx_cpu_ms_per_flip"] > 0
+    # nginx was measured apart from the servers (in clock ticks: a two-second run may round to 0)
+    assert report["nginx_cpu_ms_per_flip"] >= 0
     assert len(report["server_cpu_percent"]) == 2
     assert set(report["vs_one_process"]) == {"server_cpu_ms_per_flip", "p99"}
     assert len(lines) == 3  # the header and a line per run
