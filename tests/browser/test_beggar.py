@@ -221,23 +221,25 @@ def test_the_histogram_and_the_records_table_fit(browser, live_server, width, lo
         ctx.close()
 
 
-def test_the_player_to_move_hears_the_play_before_the_clock(browser, stacked_server):
+def test_the_player_to_move_hears_the_play_and_no_clock_against_the_computer(
+        browser, stacked_server):
     """The computer's card (and the trick it gives us) stays in the play's live
-    region; "Flipping for you in … s" is said in a region of its own."""
+    region; alone with the computer and playing by hand, no "Flipping for you in
+    … s" clock runs (it is said in a region of its own when another human waits)."""
     ctx, page = open_page(browser)
     try:
         _start_against_the_computer(page, stacked_server, "en")
         page.locator("#my-pile").click()  # the jack: the computer pays one card, we take
-        page.wait_for_function(  # our clock runs: it is our turn after the trick
-            "document.getElementById('idle-note').textContent.includes('Flipping for you')")
-        page.wait_for_timeout(300)  # well after both were said
+        page.wait_for_function(  # the trick is ours: it is our turn again
+            "document.getElementById('announce').textContent.includes('Ann takes the pile')")
         said = page.locator("#announce").inner_text()
         assert "Computer 2 puts down the" in said
         assert "Ann takes the pile: 2 cards." in said
         assert "Flipping for you" not in said
         clock = page.locator("#announce-clock")
         assert clock.get_attribute("aria-live") == "polite"
-        assert "Flipping for you in" in clock.inner_text()
+        assert "Flipping for you" not in clock.inner_text()
+        assert "Flipping for you" not in page.locator("#idle-note").inner_text()
     finally:
         ctx.close()
 
