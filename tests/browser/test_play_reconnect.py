@@ -40,6 +40,17 @@ def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
         for n in (1, 2):
             a.locator("#my-pile").click()
             a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
+        # a peace shows the counts from before it until its cards turn: read them
+        # once they have held still longer than any peace is held (4.5 s)
+        a.wait_for_function("""() => {
+            const t = [...document.querySelectorAll('.pile__count')]
+                .map((e) => e.textContent).join('|');
+            if (window.__counts !== t) {
+                window.__counts = t;
+                window.__since = performance.now();
+            }
+            return performance.now() - window.__since > 5000;
+        }""", polling=200, timeout=30000)
         counts = a.locator(".pile__count").all_inner_texts()
 
         proc.send_signal(signal.SIGKILL)
