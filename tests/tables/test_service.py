@@ -347,14 +347,16 @@ async def test_in_turns_against_the_computer_no_idle_clock_for_the_human(tmp_pat
     service = await _service(tmp_path, flip_timeout=60)
     table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
+    # the seats are drawn at the start: Ann's table seat is 0 or 1
+    ann = next(rec.seat for rec in table.record.seats if rec.kind == "human")
     turns = 0
     for _ in range(1000):  # at most 10 s; a few computer cards and tricks between turns
         if table.status != "playing" or turns >= 5:
             break
-        if table.to_flip() == [0]:
+        if table.to_flip() == [ann]:
             async with service.cache.lock(table.id):  # the last card's change is over
                 assert service.idle_left(table) is None
-            await service.flip(table.id, 0)
+            await service.flip(table.id, ann)
             turns += 1
         await asyncio.sleep(0.01)
     assert turns >= 5 or table.status == "over", (turns, table.status, table.to_flip())
