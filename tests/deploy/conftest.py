@@ -69,11 +69,14 @@ def wheelhouse() -> dict[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     lock = ROOT / "requirements.lock"
     if not _has_all(folder, _locked(lock)):
-        done = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
-             "--only-binary", ":all:", "-d", str(folder), "-r", str(lock), *BUILD_REQUIRES],
-            capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, f"pip download failed:\n{done.stdout}{done.stderr}"
+        # the lock has hashes (pip's hash-checking mode then wants every requirement
+        # pinned with them): the build's own requirements are downloaded apart
+        for wanted in (["-r", str(lock)], list(BUILD_REQUIRES)):
+            done = subprocess.run(
+                [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
+                 "--only-binary", ":all:", "-d", str(folder), *wanted],
+                capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, f"pip download failed:\n{done.stdout}{done.stderr}"
     # No byte-compiling: the installs take half the time, the processes compile on import.
     return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(folder), "PIP_NO_COMPILE": "1",
             "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_WARN_SCRIPT_LOCATION": "1"}
