@@ -94,6 +94,13 @@ def client(url: str, **options: Any) -> aioredis.Redis:
                              socket_keepalive=True, **options)
 
 
+def _quiet(task: asyncio.Task[None]) -> None:
+    """Done callback of a task whose failure only means Redis is away (tried again
+    at the next reconnect)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("redis unsubscribe failed", extra={"error": repr(task.exception())})
+
+
 class RedisBus:
     """A :class:`~cardwar.bus.Bus` over Redis pub/sub (see the module docstring).
 
@@ -146,6 +153,9 @@ class RedisBus:
         self._back: asyncio.Task[None] | None = None
         #: games whose subscription Redis confirmed (a second confirmation: a reconnect)
         self._confirmed: set[str] = set()
+        #: channels to subscribe whose SUBSCRIBE failed (Redis away): tried again
+        #: once the listener is back and every :data:`POLL_WHILE_LOST` seconds
+        self._unsubscribed: set[str] = set()
 
     def attach(self, hooks: Hooks) -> None:
         """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
@@ -159,7 +169,8 @@ class RedisBus:
         """True while this process has a subscriber for ``game_id`` and its
         listener is connected: while Redis is unreachable, events of the other
         processes are missed, so no cached table is to be trusted."""
-        return game_id in self._subs and not self.lost
+        return (game_id in self._subs and not self.lost
+                and self.channel(game_id) not in self._unsubscribed)
 
     # -- publishing --------------------------------------------------------
     async def publish(self, game_id: str, message: Message) -> None:
@@ -210,7 +221,7 @@ class RedisBus:
                 if self._hooks.on_unfollow is not None:
                     self._hooks.on_unfollow(game_id)
                 if not self._closed:
-                    with contextlib.suppress(RedisError, OSError):
+                    with contextlib.suppress(Exception):  # Redis away: see _unlisten
                         await self._unlisten(game_id)
 
     def subscribers(self, game_id: str) -> int:
@@ -265,6 +276,8 @@ class RedisBus:
                 for subs in list(self._subs.values()):
                     for sub in subs:
                         sub.resync()
+            elif self._unsubscribed:
+                await self._subscribe_again()
 
     async def _listen(self, game_id: str) -> None:
         if self._keep_alive_task is None and not self._closed:
@@ -276,19 +289,52 @@ class RedisBus:
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
-                try:  # before the reader starts: see _own_channel
-                    await self._pubsub.subscribe(self._own_channel())
-                except (RedisError, OSError) as exc:  # the reader retries on reconnect
-                    log.warning("redis subscribe failed", extra={"error": repr(exc)})
-            try:
-                await self._pubsub.subscribe(self.channel(game_id))
-            except (RedisError, OSError) as exc:  # the reader retries on reconnect
-                log.warning("redis subscribe failed", extra={"game": game_id,
-                                                             "error": repr(exc)})
+                # before the reader starts: see _own_channel
+                await self._subscribe_channel(self._own_channel())
+            await self._subscribe_channel(self.channel(game_id))
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
         # ask the other processes who is connected there (they answer with presence)
         self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
+
+    async def _subscribe_channel(self, channel: str) -> bool:
+        """SUBSCRIBE to ``channel`` (under ``_sub_lock``); True if it was sent.
+
+        A SUBSCRIBE that fails (Redis away; on a link already closed, uvloop's
+        transport raises RuntimeError) is not dropped: redis-py subscribes again
+        on reconnect only to the channels whose SUBSCRIBE went through, so the
+        channel waits in ``_unsubscribed`` until :meth:`_subscribe_again` sends it.
+        """
+        try:
+            await self._pubsub.subscribe(channel)
+        except asyncio.CancelledError:
+            self._unsubscribed.add(channel)
+            raise
+        except Exception as exc:  # noqa: BLE001 - any transport error: try again later
+            if channel not in self._unsubscribed:
+                log.warning("redis subscribe failed", extra={"channel": channel,
+                                                             "error": repr(exc)})
+            self._unsubscribed.add(channel)
+            return False
+        self._unsubscribed.discard(channel)
+        return True
+
+    async def _subscribe_again(self) -> None:
+        """Send the SUBSCRIBEs that failed (see :meth:`_subscribe_channel`) for the
+        channels still wanted; their confirmations resync the games' subscriptions
+        from the store, and each game's ``hello`` asks the others who is connected."""
+        async with self._sub_lock:
+            if self._pubsub is None:
+                return
+            wanted = {self._own_channel()} | {self.channel(g) for g in self._subs}
+            self._unsubscribed &= wanted
+            own = self._own_channel()  # first: see _own_channel
+            for channel in sorted(self._unsubscribed, key=lambda c: (c != own, c)):
+                if not await self._subscribe_channel(channel):
+                    return  # still away: the next poll tries again
+                if channel != own:
+                    game_id = channel[len(self.prefix) + 2:]
+                    self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
 
     def _own_channel(self) -> str:
         """This process's own channel, subscribed for as long as the listener runs.
@@ -305,6 +351,7 @@ class RedisBus:
         async with self._sub_lock:
             if self._pubsub is not None and game_id not in self._subs:
                 self._confirmed.discard(game_id)
+                self._unsubscribed.discard(self.channel(game_id))
                 await self._pubsub.unsubscribe(self.channel(game_id))
 
     async def _read(self) -> None:
@@ -346,6 +393,8 @@ class RedisBus:
             if self.lost:
                 log.info("redis listener back")
                 self.lost = False
+                if self._unsubscribed:
+                    await self._subscribe_again()
                 self._resync_all()
                 self._back = asyncio.create_task(self._say_again(), name="redis-bus-back")
             if message is None:
@@ -395,6 +444,10 @@ class RedisBus:
         kind = message.get("type")
         if kind == "subscribe":
             # a (re)subscription: whatever was published before it is missed
+            if game_id not in self._subs:  # an UNSUBSCRIBE lost while Redis was away
+                task = asyncio.create_task(self._unlisten(game_id), name="redis-bus-unlisten")
+                task.add_done_callback(_quiet)
+                return
             if self._hooks.on_reset is not None:
                 self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):

@@ -15,6 +15,7 @@ shared one; the games live in a SQLite file both services share.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -150,5 +151,48 @@ async def test_a_frozen_redis_is_noticed_and_no_flip_is_lost(tmp_path, redis):
             assert seqs == list(range(started.seq + 1, started.seq + 1 + len(seqs)))
             assert [m["battle"] for m in seen if m["type"] == "battle"] == [1, 2]
             assert noticed < 8.0  # within seconds, not never
+    finally:
+        await _close(a, b)
+
+
+@pytest.mark.parametrize("listening", [True, False], ids=["listener-up", "first-game"])
+async def test_a_game_followed_while_redis_is_down_is_heard_once_it_is_back(tmp_path, redis,
+                                                                           listening):
+    # listener-up: b follows another game, its listener lost Redis (the soak's case);
+    # first-game: b follows nothing yet, its first SUBSCRIBE ever fails
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        other, _ = await a.create("war", 2, nickname="Cid")
+        gid = table.id
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(a.bus.subscribe(gid))
+            if listening:
+                await stack.enter_async_context(b.bus.subscribe(other.id))
+                await _eventually(lambda: b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            redis.stop()
+            if listening:
+                await _eventually(lambda: b.bus.lost)
+            # b's page opens while Redis is down: the subscribe fails, the page stays
+            async with b.bus.subscribe(gid) as page:
+                assert not b.bus.following(gid)  # not subscribed: no cache to trust
+                redis.start()
+                await _eventually(lambda: not a.bus.lost and not b.bus.lost, seconds=15.0)
+                await _eventually(lambda: b.bus.following(gid), seconds=15.0)
+                await a.connect(gid, 0)  # Ann's page is on a: b hears it
+                await _eventually(lambda: b.online(gid) == {0})
+                await a.start(gid, 0)  # and b's page hears the game's events
+                started = await a.get(gid)
+                assert started is not None
+                seen: list[dict] = []
+                deadline = time.monotonic() + 10.0
+                while not any(m.get("type") == "started" for m in seen):
+                    left = deadline - time.monotonic()
+                    assert left > 0, f"no started; got {seen}"
+                    try:
+                        seen.append(dict(await asyncio.wait_for(page.next(), left)))
+                    except TimeoutError:
+                        continue
     finally:
         await _close(a, b)
