@@ -25,7 +25,11 @@ Publishing never waits for Redis: messages go into an outbox that one task
 sends, in order, as pipelines of ``PUBLISH`` commands (everything queued
 while the previous pipeline was on its way goes in the next one). So a busy
 process makes a few round trips per tick of its event loop, not one per
-event, and never needs more than one connection for it.
+event, and never needs more than one connection for it. A pipeline Redis
+refuses (down, restarting, out of memory) is kept and sent again, with
+backoff, before anything queued after it; the outbox holds at most
+:data:`OUTBOX_CAP` messages (then the oldest go, and presence is said again
+once Redis takes messages again).
 
 Payload on the wire: ``{"o": <process id>, "m": <message>}`` as JSON, or
 ``{"o": <process id>, "c": "hello"}``.
@@ -66,6 +70,11 @@ IDLE_POLL = 0.05
 
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
+
+#: Most messages kept while Redis refuses them (sent, in order, once it takes them
+#: again); past it the oldest are dropped and this process says its presence
+#: again once Redis is back (events are in the store: the others fill the gap).
+OUTBOX_CAP = 20_000
 
 #: Seconds between reads of the store for missed events while Redis is unreachable.
 POLL_WHILE_LOST = 1.0
@@ -145,6 +154,8 @@ class RedisBus:
         self.reconnects = 0
         self._outbox: list[tuple[str, str]] = []
         self._publish_failing = False
+        #: True once messages were dropped from a full outbox (presence to say again)
+        self._overflowed = False
         self._sender: asyncio.Task[None] | None = None
         #: True while the listener is cut off from Redis (events are being missed)
         self.lost = False
@@ -186,26 +197,49 @@ class RedisBus:
     def _send(self, game_id: str, payload: str) -> None:
         """Queue ``payload`` for ``game_id``'s channel (see the module docstring)."""
         self._outbox.append((self.channel(game_id), payload))
+        if len(self._outbox) > OUTBOX_CAP:
+            del self._outbox[:len(self._outbox) - OUTBOX_CAP]
+            if not self._overflowed:
+                log.warning("redis outbox full: oldest messages dropped",
+                            extra={"cap": OUTBOX_CAP})
+            self._overflowed = True
         if (self._sender is None or self._sender.done()) and not self._closed:
             self._sender = asyncio.create_task(self._send_all(), name="redis-bus-sender")
 
     async def _send_all(self) -> None:
-        while self._outbox:
+        """Send the outbox in pipelines, in order; a pipeline Redis refuses goes
+        back to the front and is tried again after a backoff (until :meth:`close`)."""
+        failures = 0
+        while self._outbox and not self._closed:
             batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
                     await pipe.execute()
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # noqa: BLE001 - Redis away or refusing: later
                 if not self._publish_failing:  # once per outage
                     log.warning("redis publish failed", extra={"messages": len(batch),
                                                                "error": repr(exc)})
                 self._publish_failing = True
-            else:
-                if self._publish_failing:
-                    log.info("redis publish back")
+                # first out again, before what was queued meanwhile; a full outbox
+                # drops the oldest (see _send)
+                self._outbox[:0] = batch
+                if len(self._outbox) > OUTBOX_CAP:
+                    del self._outbox[:len(self._outbox) - OUTBOX_CAP]
+                    self._overflowed = True
+                failures += 1
+                await asyncio.sleep(self._backoff.compute(failures))
+                continue
+            failures = 0
+            if self._publish_failing:
+                log.info("redis publish back")
                 self._publish_failing = False
+            if self._overflowed and not self._outbox:
+                self._overflowed = False  # what was dropped: presence said again
+                if self._back is None or self._back.done():
+                    self._back = asyncio.create_task(self._say_again(),
+                                                     name="redis-bus-back")
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager
@@ -502,11 +536,15 @@ class RedisBus:
                 await self._redis.delete(self._alive_key(self.origin))
 
     async def close(self) -> None:
-        """Send what is queued, stop listening and release the connections."""
+        """Send what is queued (5 s at most), stop listening and release the connections."""
         if self._sender is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sender
         await self.retire()
         await self.slots.close()
         for task in (self._reader, self._back):

@@ -25,7 +25,9 @@ from collections.abc import AsyncIterator
 import pytest
 from scale.test_faults import PrivateRedis
 
+from cardwar.bus import redis as redis_bus
 from cardwar.bus.redis import RedisBus
+from cardwar.bus.redis import client as redis_client
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
@@ -195,4 +197,58 @@ async def test_a_game_followed_while_redis_is_down_is_heard_once_it_is_back(tmp_
                     except TimeoutError:
                         continue
     finally:
+        await _close(a, b)
+
+
+async def test_presence_said_while_redis_refuses_publishing_is_sent_once_it_takes_it(
+        tmp_path, redis):
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    admin = redis_client(redis.url)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        gid = table.id
+        async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+            await _eventually(lambda: a.bus._pubsub.subscribed  # type: ignore[attr-defined]
+                              and b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            # the listeners stay connected; every PUBLISH is refused (NOPERM)
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], commands=["-publish"], keys=["*"],
+                                    channels=["*"])
+            await a.connect(gid, 0)  # Ann's page opens on a: its presence is refused
+            await _eventually(lambda: a.bus._publish_failing)  # type: ignore[attr-defined]
+            assert b.online(gid) == set()
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], keys=["*"], channels=["*"])
+            await _eventually(lambda: b.online(gid) == {0})  # sent once Redis takes it
+    finally:
+        await admin.aclose()
+        await _close(a, b)
+
+
+async def test_presence_dropped_from_a_full_outbox_is_said_again(tmp_path, redis, monkeypatch):
+    monkeypatch.setattr(redis_bus, "OUTBOX_CAP", 5)
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    admin = redis_client(redis.url)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        other, _ = await a.create("war", 2, nickname="Cid")
+        gid = table.id
+        async with a.bus.subscribe(gid), a.bus.subscribe(other.id), b.bus.subscribe(gid):
+            await _eventually(lambda: a.bus._pubsub.subscribed  # type: ignore[attr-defined]
+                              and b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], commands=["-publish"], keys=["*"],
+                                    channels=["*"])
+            await a.connect(gid, 0)  # refused, then pushed out of the outbox by newer ones
+            await _eventually(lambda: a.bus._publish_failing)  # type: ignore[attr-defined]
+            for n in range(20):
+                await a.bus.publish(other.id, {"type": "note", "n": n})
+            assert len(a.bus._outbox) <= 5  # type: ignore[attr-defined]
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], keys=["*"], channels=["*"])
+            await _eventually(lambda: b.online(gid) == {0})  # said again
+    finally:
+        await admin.aclose()
         await _close(a, b)
