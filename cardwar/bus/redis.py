@@ -50,7 +50,6 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 
 from .base import (
     Hooks,
@@ -60,7 +59,7 @@ from .base import (
     add_subscription,
     drop_subscription,
 )
-from .limits import Limiter, RedisLimiter
+from .limits import REDIS_DOWN, Limiter, RedisLimiter
 from .slots import RedisSlots
 
 log = logging.getLogger("cardwar.bus")
@@ -270,7 +269,7 @@ class RedisBus:
         try:
             await self._redis.set(self._alive_key(self.origin), "1",
                                   px=max(1, int(self.liveness_ttl * 1000)))
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             log.warning("redis liveness refresh failed", extra={"error": repr(exc)})
 
     async def _keep_alive(self) -> None:
@@ -295,7 +294,7 @@ class RedisBus:
                 for origin in ordered:
                     pipe.exists(self._alive_key(origin))
                 found = await pipe.execute()
-        except (RedisError, OSError):
+        except REDIS_DOWN:
             return set(origins)
         return heard | {o for o, n in zip(ordered, found, strict=True) if n}
 
