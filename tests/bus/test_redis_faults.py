@@ -157,6 +157,8 @@ async def test_a_frozen_redis_is_noticed_and_no_flip_is_lost(tmp_path, redis):
         await _close(a, b)
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", ("asyncio", {"use_uvloop": True})],
+                         ids=["asyncio", "uvloop"])  # cardwar serve runs on uvloop
 @pytest.mark.parametrize("listening", [True, False], ids=["listener-up", "first-game"])
 async def test_a_game_followed_while_redis_is_down_is_heard_once_it_is_back(tmp_path, redis,
                                                                            listening):
