@@ -160,6 +160,8 @@ class SlapKind(StepKind[SlapGame]):
     number = "move"
     refused = ErrorCode.NOT_YOUR_TURN
     clock_at_start = True
+    #: automatic cards come no faster than the slap window (RULES.md 11.6)
+    min_wait = WINDOW
 
     def __init__(self, setup: SlapSetup, skill: Skill, words: Words,
                  history: Sequence[Sequence[MoveItem]] = (),

@@ -21,6 +21,7 @@ from cardwar.tables.records import StoredEvent
 from cardwar.tables.replay import game_record
 from cardwar.tables.slap_judge import WINDOW
 from cardwar.tables.slap_kind import SlapKind, table_options
+from cardwar.tables.slap_timers import computer_played
 from cardwar.tables.slap_timing import SlapTiming
 
 HANDS = "2C JC 9H 3S / 2D 4H 8S 6D"
@@ -261,4 +262,37 @@ async def test_a_restarted_service_carries_on_with_the_same_game(tmp_path):
     assert rebuilt.seq == seq
     assert rebuilt.kind.decided == table.kind.decided  # type: ignore[attr-defined]
     await again.close()
+    await service.store.close()
+
+
+@pytest.mark.anyio
+async def test_a_player_who_leaves_is_played_by_the_computer_slaps_included(tmp_path):
+    """Bea leaves: the computer puts her cards down, at no less than the slap window
+    after the last one, and slaps the double for her after its drawn reaction."""
+    service = await _service(tmp_path, testing_stacked_deck=True, computer_delay=0.0)
+    table, _ = await service.create("ers", 2, nickname="Ann", options=table_options("ers"))
+    await service.join(table.id, "Bea")
+    await service.start(table.id, 0)
+    assert not computer_played(table, 1)
+    await service.leave(table.id, 1)
+    assert computer_played(table, 1)
+    assert not computer_played(table, 0)
+    assert service.clocks.wait(table) == WINDOW  # the pace's 0 s: no faster than the window
+    async with service.bus.subscribe(table.id) as sub:
+        await service.put(table.id, 0, 1)
+        moves: list[dict] = []
+        while not any(m["move"][0] == "slap" for e in moves for m in e["moves"]):
+            event = await asyncio.wait_for(sub.get(), 10.0)
+            if event["type"] == "move":
+                moves.append(event)
+    put, double = moves[0], moves[1]
+    assert double["moves"] == [{"move": ["put", 1]}]  # the computer put the double down
+    slap = moves[-1]
+    assert slap["moves"][0]["move"] == ["slap", 1, 2]
+    timing = slap["moves"][0]["timing"]
+    assert timing["computer"] is True
+    assert timing["latency"] == 0
+    assert slap["events"][0]["verdict"] == "valid"
+    assert put["moves"] == [{"move": ["put", 0]}]
+    await service.close()
     await service.store.close()
