@@ -152,3 +152,22 @@ def test_against_the_computer_to_the_end_and_the_command_replays_it(tmp_path, ca
         assert record["decided_slaps"] == over["decided_slaps"]
         assert record["judged"][0]["verdict"] == "valid"
         assert record["judged"][0]["seat"] == 0
+
+
+def test_a_computer_slaps_a_double_even_once_it_is_covered(tmp_path):
+    """The human covers the computer's double at once with the next card: the double
+    is still on the table, so the computer's slap on it, after its reaction, takes it."""
+    with slap_client(tmp_path) as c:
+        gid, ann = create(c, variant="ers", seat1="computer")
+        with ws(c, gid, ann) as sock:
+            until(sock, "state")
+            sock.send_json({"type": "put", "card": 1})
+            until(sock, "move", cards_played=2)
+            sock.send_json({"type": "put", "card": 3})  # covers the double at once
+            until(sock, "move", cards_played=3)
+            taken = until(sock, "move", slaps=1)
+        assert taken["moves"][0]["move"] == ["slap", 1, 2]
+        assert taken["moves"][0]["timing"]["computer"] is True
+        assert taken["events"][0] == {"event": "slap", "seat": 1, "pile": 2,
+                                      "verdict": "valid", "pattern": "double"}
+        assert taken["pile"] == 0
