@@ -171,6 +171,29 @@ def test_the_table_rebuilt_from_its_events_is_the_same_game():
         Table(dataclasses.replace(t.record, history=None))
 
 
+def test_slapjack_at_the_table_a_jack_taken_and_a_wrong_slap_gives_a_card():
+    clock = Clock()
+    t = Table.new("j" * 16, "slapjack", 3, creator="Ann", creator_hash="h0",
+                  hands="JC 2C / 3D 4D / 5H 6H", computers=(1, 2),
+                  options=table_options("slapjack", slap_in=False))
+    t.kind.clock = clock  # type: ignore[attr-defined]
+    t.start(0)
+    t.flip(0)  # the jack
+    t.flip(1)  # covered by 3D: the jack is still on the table
+    assert slap_kind.slap(t, 2, 2, None)  # 3D on top: wrong, pushed at once
+    wrong = t.take_outbox()[-1]
+    assert wrong["events"][1] == {"event": "burned", "seat": 2, "to_seat": 1, "count": 1}
+    assert wrong["counts"] == [1, 2, 1]
+    assert not slap_kind.slap(t, 0, 1, None)  # naming the jack: valid, held
+    clock.now += WINDOW
+    assert slap_kind.poll(t)
+    taken = t.take_outbox()[-1]
+    assert taken["events"][0]["verdict"] == "valid"
+    assert taken["events"][0]["pattern"] == "jack"
+    assert taken["counts"] == [3, 2, 1]
+    assert t.kind.command_args() == ["--no-slap-in", "--slaps", "2:2,1:0@2"]  # type: ignore
+
+
 # -- the service: real timers ------------------------------------------------------
 
 
