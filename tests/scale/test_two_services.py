@@ -273,6 +273,34 @@ async def test_an_old_owner_whose_lease_ran_out_cannot_overwrite_the_new_owners_
     await _close(a, b)
 
 
+async def test_a_stopped_owners_game_goes_on_in_the_process_that_follows_it(
+        pg_url, redis_prefix):
+    a, b = await _pair(pg_url, redis_prefix, computer_delay=0.02)
+    table, _ = await a.create("war", 2, computers=(1,), nickname="Ann")
+    await a.start(table.id, 0)
+    await a.set_auto(table.id, 0, True)  # a owns the game: its timers play it
+    async with b.bus.subscribe(table.id):
+        await b.get(table.id)  # b follows it; its timers wait for the lease
+
+        async def steps_at_least(n: int):
+            async def check() -> bool:
+                return (await b.store.load(table.id)).steps >= n
+            return check
+
+        await _until(await steps_at_least(5))
+        assert table.id in b.cluster.waiting
+        await a.close()
+        await a.store.close()  # the last save written ...
+        await a.bus.close()  # ... then its leases go
+        stopped = (await b.store.load(table.id)).steps
+        await _until(await steps_at_least(stopped + 10), 20)  # b took it over
+        assert b.bus.leases.owns(table.id)
+        assert table.id not in b.cluster.waiting
+    await _close(b)
+    events = await Store(pg_url).events_since(table.id, 0)
+    _check_history(events)
+
+
 async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, redis_prefix):
     a, b = await _pair(pg_url, redis_prefix, gone_after=600.0)
     table = await _game_of_two(a, b)
