@@ -81,6 +81,10 @@ class GameRecord:
     updated_at: datetime | None = None
     #: the highest owner token a save of it carried (``games.owner_token``); 0: none yet
     owner_token: int = 0
+    #: the stored events a kind of play needs to rebuild the game (the slap games:
+    #: ``options`` and ``move``, :func:`cardwar.tables.slap_kind.load_record`); not a
+    #: column, None when not loaded (then read once by the kind and let go)
+    history: list[StoredEvent] | None = None
 
 
 @dataclass(frozen=True, slots=True)
