@@ -122,7 +122,7 @@ class Server:
             cwd=ROOT, env={**os.environ, **env}, stdout=self._out, stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, seconds: float = 30.0) -> None:
+    def wait_ready(self, seconds: float = 60.0) -> None:
         """Wait until ``/healthz`` answers (fails if the process died)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -157,9 +157,9 @@ def servers(pg_url: str, redis_prefix: str, tmp_path: Path):
         base_env.update({f"CARDWAR_{k.upper()}": v for k, v in env.items()})
         new = [Server(pg_url, REDIS_URL, base_env, tmp_path / f"server{len(started) + i}.log")
                for i in range(n)]
+        started.extend(new)  # stopped at the end even if one never gets ready
         for s in new:
             s.wait_ready()
-        started.extend(new)
         return new
 
     yield start
