@@ -39,9 +39,10 @@ DELAY = LATENCY_CAP_MS / 1000
 HEARTBEAT = 0.5
 #: The double: card 2 of the stacked deal (2D on 2C).
 DOUBLE = 2
-#: Most a measured reaction may be over the chosen one, in ms: the pages, the proxy
-#: and the server share one loop on a busy machine (the cap is never exceeded below).
-SLOW_BY = 40
+#: Most a page may be credited beyond what it was held, in ms (rounding and the
+#: heartbeats' own handling). There is no bound the other way: the pages, the proxy
+#: and the server share one loop, and a loaded machine only adds to a reaction.
+CREDIT_SLACK = 10
 
 
 @dataclass
@@ -232,10 +233,10 @@ def test_the_quicker_reaction_wins_though_its_slap_arrives_later(served, reactio
     assert winner(rows) == faster
     by_seat = {r.seat: r for r in rows}
     assert by_seat[1].latency_ms == LATENCY_CAP_MS  # measured, 150 ms each way, capped
-    assert by_seat[0].latency_ms < 30
+    assert by_seat[0].latency_ms < DELAY * 1000 / 2  # next to the server
     assert by_seat[1].arrived_ms >= round(2 * DELAY * 1000 + reactions[1] * 1000)
     for row in rows:  # never credited more than it was held; the machine only adds
-        assert row.chosen_ms - 10 <= row.measured_ms <= row.chosen_ms + SLOW_BY, row
+        assert row.measured_ms >= row.chosen_ms - CREDIT_SLACK, row
     if faster == 1:
         assert by_seat[1].arrived_ms > by_seat[0].arrived_ms  # arrived later, won anyway
 
@@ -250,7 +251,7 @@ def test_answering_heartbeats_late_gains_at_most_the_cap(served):
     assert cheat.latency_ms == LATENCY_CAP_MS
     gained = cheat.chosen_ms - cheat.measured_ms
     assert gained <= 2 * LATENCY_CAP_MS  # the cap each way, whatever the delay
-    assert honest.latency_ms < 30
-    assert honest.chosen_ms - 10 <= honest.measured_ms <= honest.chosen_ms + SLOW_BY
+    assert honest.latency_ms < DELAY * 1000 / 2
+    assert honest.measured_ms >= honest.chosen_ms - CREDIT_SLACK
     print(f"slap row: late heartbeats (1 s) gained {gained} ms "
           f"(at most {2 * LATENCY_CAP_MS} ms: {LATENCY_CAP_MS} ms each way)")
