@@ -90,6 +90,8 @@ def slap_strings(plural: Callable[[Callable[[int], str]], dict[str, str]]) -> di
                        "your connection's delay taken into account."),
         "slap_length": _("Cards put down: {cards}. Tricks: {tricks}. Slaps won: {slaps}. "
                          "Cards burned: {burned}."),
+        # TRANSLATORS: the end screen's placings: a player out of a slap game
+        "out_after_card": _("{name} went out after card {n}."),
         # TRANSLATORS: a step of a slap game's replay
         "replay_card": _("Card {n} of {total}"),
         "slap_table_pile": _("The pile"),

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 
 import {
   SlapOnce, describeMove, isSlapGame, keyAction, messageFor, optionsText, pointerSlaps,
-  replaySteps, slapFor,
+  replaySteps, slapFor, withFigures,
 } from "../../cardwar/web/static/play/slap.js";
 import { acts, canFlip, placings, reduce } from "../../cardwar/web/static/play/state.js";
 import { makeWords } from "../../cardwar/web/static/play/words.js";
@@ -179,21 +179,21 @@ describe("a move in words", () => {
   const name = (/** @type {number} */ seat) => w.seatName(seats, seat);
   it("the winner of a slap, against our slower one", () => {
     const d = describeMove(w, decided, 0, name);
-    assert.equal(d.line, "Bob slapped the double first: 305 ms against your 340 ms. "
+    assert.equal(d.line, "Bob slapped the double first: 305\u00a0ms against your 340\u00a0ms. "
       + "Bob takes the pile: 12 cards.");
     assert.equal(d.kind, "valid");
-    assert.deepEqual(d.said, ["Bob slapped the double first: 305 ms against your 340 ms.",
+    assert.deepEqual(d.said, ["Bob slapped the double first: 305\u00a0ms against your 340\u00a0ms.",
       "Bob takes the pile: 12 cards."]);
   });
   it("the same from the winner's seat, and from a spectator's", () => {
     assert.equal(describeMove(w, decided, 1, name).line,
-      "You slapped the double first: 305 ms against Ann (340 ms). Bob takes the pile: 12 cards.");
+      "You slapped the double first: 305\u00a0ms against Ann (340\u00a0ms). Bob takes the pile: 12 cards.");
     assert.equal(describeMove(w, decided, null, name).line,
-      "Bob slapped the double first: 305 ms against Ann (340 ms). Bob takes the pile: 12 cards.");
+      "Bob slapped the double first: 305\u00a0ms against Ann (340\u00a0ms). Bob takes the pile: 12 cards.");
   });
   it("a slap alone, and one without figures (an old record)", () => {
     const alone = { events: decided.events.slice(0, 2), moves: decided.moves.slice(0, 1) };
-    assert.equal(describeMove(w, alone, 0, name).said[0], "Bob slapped the double first: 305 ms.");
+    assert.equal(describeMove(w, alone, 0, name).said[0], "Bob slapped the double first: 305\u00a0ms.");
     assert.equal(describeMove(w, { events: alone.events }, 0, name).said[0],
       "Bob slapped the double first.");
   });
@@ -278,4 +278,27 @@ it("replaySteps: one step per card, with the slaps and takings after it (RULES 1
   assert.deepEqual(steps[4].in_play, [false, true]);
   // every card is somewhere at every step
   steps.forEach((st) => assert.equal(st.counts[0] + st.counts[1] + st.pile, 6));
+});
+
+it("withFigures: the record's slaps get their figures, the slower ones come back", () => {
+  /** @type {SlapEvent[]} */
+  const log = [
+    { event: "card", number: 2, seat: 1, card: "2D", paid_for: null, pattern: "double", owed: 0, owed_for: null, to_move: 0 },
+    { event: "slap", seat: 1, pile: 2, verdict: "valid", pattern: "double" },
+    { event: "taken", seat: 1, cards: ["2C", "2D"], why: "slap", trick: null },
+    { event: "card", number: 3, seat: 1, card: "4H", paid_for: null, pattern: null, owed: 0, owed_for: null, to_move: 0 },
+  ];
+  const judged = [
+    { seat: 1, pile: 2, at: 2, verdict: "valid", sent: 10, arrived: 330, latency: 10, reaction: 300, computer: false },
+    { seat: 0, pile: 2, at: 2, verdict: "too_late", sent: 12, arrived: 400, latency: 4, reaction: 380, computer: false },
+  ];
+  const full = withFigures(log, judged);
+  assert.equal(full.length, 5);
+  assert.equal(full[3].event, "slap");
+  const steps = replaySteps(full, [2, 2]);
+  const seats = snapshot().seats;
+  const name = (/** @type {number} */ seat) => w.seatName(seats, seat);
+  assert.equal(describeMove(w, { events: steps[1].events }, null, name).line,
+    "Bob slapped the double first: 300\u00a0ms against Ann (380\u00a0ms). Bob takes the pile: 2 cards.");
+  assert.deepEqual(withFigures(log, []), log);  // an old record: no figures, nothing added
 });

@@ -177,7 +177,9 @@ export function describeMove(w, m, you, name) {
     if (e.event === "card") {
       said.push(w.fmt(S.puts_down, { name: name(e.seat), card: w.cardName(e.card) }));
     } else if (e.event === "slap") {
-      const text = slapText(w, e, i, m.events, valid, slaps, timing, you, name);
+      // a number and its "ms" stay on one line
+      const text = slapText(w, e, i, m.events, valid, slaps, timing, you, name)
+        .replace(/(\d) (ms|мс)(?=\W|$)/g, "$1\u00a0$2");
       if (text) keep(text, e.verdict, e.verdict === "valid" ? 4 : e.verdict === "wrong" ? 3 : 2);
     } else if (e.event === "taken") {
       const count = e.count ?? (e.cards ? e.cards.length : 0);
@@ -320,4 +322,50 @@ export function replaySteps(log, start) {
     steps[steps.length - 1] = now;
   }
   return steps;
+}
+
+/**
+ * A slap as the game's record keeps it (`judged`, cardwar.tables.slap_kind): who,
+ * which pile, when decided, the verdict, and its figures (none when untimed).
+ * @typedef {{seat: number, pile: number, at: number, verdict: string, sent?: number,
+ *   arrived?: number, latency?: number, reaction?: number, computer?: boolean}} JudgedSlap
+ */
+
+/**
+ * The record's log with every slap's figures: each logged slap (those that counted)
+ * gets the `timing` of its `judged` entry, and the slaps that came too late for a
+ * valid one are put back after it, so the replay says "305 ms against Ann (340 ms)".
+ * @param {SlapEvent[]} log
+ * @param {JudgedSlap[]} judged
+ * @returns {SlapEvent[]}
+ */
+export function withFigures(log, judged) {
+  const left = judged.slice();
+  /** @param {JudgedSlap} j @returns {SlapTiming | undefined} */
+  const figures = (j) => (j.reaction === undefined ? undefined : {
+    sent: j.sent || 0, arrived: j.arrived || 0, latency: j.latency || 0, reaction: j.reaction,
+    computer: Boolean(j.computer) });
+  /** @type {SlapEvent[]} */
+  const out = [];
+  /** @type {SlapEvent[]} */
+  let late = [];
+  for (const e of log) {
+    if (e.event === "card" && late.length) { out.push(...late); late = []; }
+    if (e.event !== "slap") { out.push(e); continue; }
+    const k = left.findIndex((j) => j.seat === e.seat && j.pile === e.pile && j.verdict === e.verdict);
+    const mine = k >= 0 ? left.splice(k, 1)[0] : null;
+    const t = mine ? figures(mine) : undefined;
+    out.push(t ? { ...e, timing: t } : e);
+    if (e.verdict !== "valid") continue;
+    // the slower slaps on the same pile, pushed with it: too late
+    for (let i = left.length - 1; i >= 0; i--) {
+      const j = left[i];
+      if (j.pile !== e.pile || j.verdict !== "too_late") continue;
+      left.splice(i, 1);
+      const lt = figures(j);
+      late.unshift({ event: "slap", seat: j.seat, pile: j.pile, verdict: "too_late", pattern: null,
+        ...(lt ? { timing: lt } : {}) });
+    }
+  }
+  return [...out, ...late];
 }

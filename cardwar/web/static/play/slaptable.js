@@ -81,7 +81,8 @@ export function slapPile(w, state, ui, slappable) {
   }
   box.appendChild(fan);
   const sizeText = w.plural(S.table_pile, size);
-  box.appendChild(el("span", "slap-pile__size", sizeText));
+  const foot = box.appendChild(el("span", "slap-pile__foot"));
+  foot.appendChild(el("span", "slap-pile__size", sizeText));
   const names = (g.top || []).map(w.cardName).join(", ");
   const label = (slappable ? S.slap_label + ". " : "") + sizeText + (names ? ": " + names : "");
   box.setAttribute("aria-label", label);
@@ -89,7 +90,7 @@ export function slapPile(w, state, ui, slappable) {
     const cta = el("span", "slap-pile__cta", S.slap + " ");
     cta.setAttribute("aria-hidden", "true");
     cta.appendChild(el("kbd", "", "S"));
-    box.appendChild(cta);
+    foot.appendChild(cta);
   }
   return box;
 }

@@ -161,6 +161,7 @@
  * @property {string} slap_help  the keys and taps of a slap game
  * @property {string} slap_length  "Cards put down: {cards}. Tricks: {tricks}. Slaps: {slaps}. Burned: {burned}."
  * @property {string} replay_card  "Card {n} of {total}"
+ * @property {string} out_after_card  "{name} went out after card {n}."
  * @property {string} slap_table_pile  the pile's heading: "The pile"
  */
 
