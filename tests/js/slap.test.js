@@ -220,8 +220,10 @@ describe("a move in words", () => {
     const late = [{ event: "slap", seat: 0, pile: 12, verdict: "too_late", pattern: null }];
     assert.equal(describeMove(w, { events: late }, 0, name).line,
       "Too late: the pile was already taken. No penalty.");
-    assert.equal(describeMove(w, { events: late }, 1, name).line,
-      "Ann slapped too late: the pile was gone. No penalty.");
+    // another's late slap is said, but it is not the line (ours stays up)
+    const theirs = describeMove(w, { events: late }, 1, name);
+    assert.equal(theirs.line, null);
+    assert.deepEqual(theirs.said, ["Ann slapped too late: the pile was gone. No penalty."]);
     /** @type {SlapEvent[]} */
     const early = [{ event: "slap", seat: 0, pile: 0, verdict: "empty_pile", pattern: null }];
     assert.equal(describeMove(w, { events: early }, 0, name).line, "Nothing to slap yet: no penalty.");
@@ -272,6 +274,8 @@ it("replaySteps: one step per card, with the slaps and takings after it (RULES 1
   assert.equal(steps[3].pile, 0);
   assert.deepEqual(steps[3].top, []);
   assert.equal(steps[3].events.length, 3);
+  assert.deepEqual(steps[3].taken, { seat: 1, top: ["9C", "QD", "9H"] });
+  assert.equal(steps[4].taken, null);
   assert.deepEqual(steps[2].top, ["9C", "QD"]);
   assert.deepEqual(steps[4].counts, [0, 4]);
   assert.equal(steps[4].pile, 2);  // 3D and the burned 2C

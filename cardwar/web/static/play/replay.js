@@ -147,7 +147,9 @@ function drawCard(state, area) {
   const c = cards[step];
   const shown = { ...state, game: { ...state.game, pile: c.pile, top: c.top.slice(-3),
     cards_played: c.card } };
-  area.appendChild(slapPile(w, shown, { line: null, taken: null, burn: 0 }, false));
+  // a pile taken after this card: its cards shown going, greyed
+  const taken = c.taken ? { top: c.taken.top.slice(-3), card: c.card, seat: c.taken.seat } : null;
+  area.appendChild(slapPile(w, shown, { line: null, taken, burn: 0 }, false));
   const d = describeMove(w, { events: c.events }, null, name);
   byId("replay-summary").textContent = d.said.join(" ");
   byId("replay-cycle").hidden = true;

@@ -180,7 +180,10 @@ export function describeMove(w, m, you, name) {
       // a number and its "ms" stay on one line
       const text = slapText(w, e, i, m.events, valid, slaps, timing, you, name)
         .replace(/(\d) (ms|мс)(?=\W|$)/g, "$1\u00a0$2");
-      if (text) keep(text, e.verdict, e.verdict === "valid" ? 4 : e.verdict === "wrong" ? 3 : 2);
+      // another player's slap that changed nothing is said, never the line
+      const rank = e.verdict === "valid" ? 4 : e.verdict === "wrong" ? 3 : e.seat === you ? 2 : 0;
+      if (text && rank) keep(text, e.verdict, rank);
+      else if (text) said.push(text);
     } else if (e.event === "taken") {
       const count = e.count ?? (e.cards ? e.cards.length : 0);
       const text = w.plural(S.takes_trick, count, { name: name(e.seat) });
@@ -282,6 +285,8 @@ export function optionsText(w, g) {
  * @property {string[]} top  the pile's face-up cards, oldest first (all of them)
  * @property {boolean[]} in_play  seats not out
  * @property {SlapEvent[]} events  what happened from this card to the next
+ * @property {{seat: number, top: string[]} | null} taken  who took the pile after this
+ *   card, and its face-up cards then (the replay shows them going)
  */
 
 /**
@@ -294,31 +299,32 @@ export function optionsText(w, g) {
 export function replaySteps(log, start) {
   /** @type {ReplayStep} */
   let now = { card: 0, counts: start.slice(), pile: 0, top: [], in_play: start.map(() => true),
-    events: [] };
+    events: [], taken: null };
   const steps = [now];
   for (const e of log) {
     if (e.event === "card") {
       const counts = now.counts.slice();
       counts[e.seat] -= 1;
       now = { ...now, card: e.number, counts, pile: now.pile + 1, top: [...now.top, e.card],
-        events: [e] };
+        events: [e], taken: null };
       steps.push(now);
       continue;
     }
     const counts = now.counts.slice();
-    let { pile, top, in_play: inPlay } = now;
+    let { pile, top, in_play: inPlay, taken } = now;
     if (e.event === "burned") {
       const n = e.count ?? (e.cards ? e.cards.length : 0);
       counts[e.seat] -= n;
       if (e.to_seat !== null) counts[e.to_seat] += n; else pile += n;
     } else if (e.event === "taken") {
       counts[e.seat] += pile;
+      taken = { seat: e.seat, top };
       pile = 0;
       top = [];
     } else if (e.event === "out") {
       inPlay = inPlay.map((on, seat) => on && seat !== e.seat);
     }
-    now = { ...now, counts, pile, top, in_play: inPlay, events: [...now.events, e] };
+    now = { ...now, counts, pile, top, in_play: inPlay, taken, events: [...now.events, e] };
     steps[steps.length - 1] = now;
   }
   return steps;
