@@ -114,7 +114,9 @@ class Kind(Protocol):
         clock_at_start: the idle clock starts with the step (in turns nobody
             can flip first: :mod:`cardwar.tables.clocks`), not at its first flip.
         anyone: any seat of :meth:`to_act` may act at any moment, and the
-            first act plays the step ("first to press"): the slap games.
+            first act plays the step ("first to press").
+        min_wait: the least seconds an automatic flip (a computer's, auto-flip,
+            an away seat's) waits, whatever the pace (the slap games: their window).
     """
 
     step: str
@@ -122,6 +124,7 @@ class Kind(Protocol):
     refused: ErrorCode
     clock_at_start: bool
     anyone: bool
+    min_wait: float
 
     @property
     def game(self) -> EngineGame:
@@ -194,6 +197,7 @@ class StepKind(Generic[G]):
     refused = ErrorCode.OUT
     clock_at_start = False
     anyone = False
+    min_wait = 0.0
 
     def __init__(self, game: G) -> None:
         self._game: G = game

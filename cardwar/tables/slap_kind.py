@@ -48,6 +48,7 @@ from cardwar.engine import (
     DecidedSlap,
     Intent,
     OptionError,
+    PileTaken,
     PutDown,
     Skill,
     Slap,
@@ -160,6 +161,8 @@ class SlapKind(StepKind[SlapGame]):
     number = "move"
     refused = ErrorCode.NOT_YOUR_TURN
     clock_at_start = True
+    #: automatic cards come no faster than the slap window (RULES.md 11.6)
+    min_wait = WINDOW
 
     def __init__(self, setup: SlapSetup, skill: Skill, words: Words,
                  history: Sequence[Sequence[MoveItem]] = (),
@@ -172,7 +175,8 @@ class SlapKind(StepKind[SlapGame]):
         #: every seat drawn as a computer would be, so the draws do not depend on
         #: who is a computer now (a seat handed over mid-game)
         self.computers = Computers(words, dict.fromkeys(range(setup.players), skill))
-        #: the computers' slaps on the top card, drawn when it was put down
+        #: the computers' slaps on the piles still on the table, each drawn when its
+        #: card was put down (a pile covered by the next card may still be slapped)
         self.intents: list[Intent] = []
         #: the slaps that counted, as ``--slaps`` takes them (RULES.md 11.9)
         self.decided: list[DecidedSlap] = []
@@ -332,8 +336,11 @@ class SlapKind(StepKind[SlapGame]):
 
     def _note(self, step: Step, timing: SlapTiming | None) -> None:
         game = self.game
+        if game.over or any(isinstance(e, PileTaken) for e in step.events):
+            self.intents = []  # the piles they named are gone
         if isinstance(step.move, PutDown) and any(isinstance(e, CardDown) for e in step.events):
-            self.intents = [] if game.over else self.computers.react(game)
+            if not game.over:  # a covered pile is still slappable: its slaps stay
+                self.intents = [*self.intents, *self.computers.react(game)]
         elif isinstance(step.move, Slap):
             verdict = step.verdict
             assert verdict is not None  # a slap's step always has one

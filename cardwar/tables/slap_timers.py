@@ -12,7 +12,8 @@ process, even one that stored nothing: a slap held in a window):
   after its last card), then :func:`~.slap_kind.poll`;
 * the slaps of the seats the computer plays (a computer's seat, a player who
   left or was handed over; every seat once the game is fast-forwarded) on
-  the top card, each its drawn reaction after the card was put down
+  the piles still on the table (a double covered by the next card is still
+  slappable), each its drawn reaction after its card was put down
   (RULES.md 11.8), then :func:`~.slap_kind.computer_slap`; only by the
   process that played the card (:attr:`SlapKind.intents` are drawn on every
   process following the game: the draws stay in step).
@@ -89,10 +90,9 @@ class SlapTimers:
             self.timers.arm(key, due - now, lambda: self._run(game_id, poll))
         if not here:
             return
-        for intent in kind.intents:
+        for intent in kind.intents:  # the piles still on the table (SlapKind.intents)
             put = kind.judge.put_at(intent.pile)
-            if (put is None or intent.pile != kind.game.cards_played
-                    or not computer_played(table, intent.seat)):
+            if put is None or not computer_played(table, intent.seat):
                 continue
             self.armed_slaps += 1
             seat, pile, reaction = intent.seat, intent.pile, intent.reaction

@@ -19,6 +19,15 @@ heartbeats are numbered (``"id": N``, echoed in the ``pong``): their round
 trips (:class:`~cardwar.tables.slap_timing.RoundTrips`, ``Connection.trips``)
 give the latency slaps are judged with (RULES.md 11.6); a spectator's are not.
 
+Slap games (RULES.md 11.6): a seated page of Egyptian Ratscrew or Slapjack
+gets :data:`BURST` numbered pings :data:`BURST_GAP` s apart on connecting
+(its latency known within about a second); the first time each card (a
+``move`` event's ``cards_played``, a snapshot's) goes to any page of a seat,
+the app's :class:`~cardwar.web.frames.SocketParts` stamps it for that seat;
+a ``slap`` is timed when it arrives (:func:`~cardwar.tables.slap_timing.time_slap`:
+arrival, send stamp, this connection's latency) and handed to the judge with
+its figures; ``put`` puts the seat's card down (a flip by the player).
+
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. A message the
 server could not apply (the database did not answer) gets an ``unavailable``

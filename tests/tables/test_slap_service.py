@@ -21,6 +21,7 @@ from cardwar.tables.records import StoredEvent
 from cardwar.tables.replay import game_record
 from cardwar.tables.slap_judge import WINDOW
 from cardwar.tables.slap_kind import SlapKind, table_options
+from cardwar.tables.slap_timers import computer_played
 from cardwar.tables.slap_timing import SlapTiming
 
 HANDS = "2C JC 9H 3S / 2D 4H 8S 6D"
@@ -170,6 +171,29 @@ def test_the_table_rebuilt_from_its_events_is_the_same_game():
         Table(dataclasses.replace(t.record, history=None))
 
 
+def test_slapjack_at_the_table_a_jack_taken_and_a_wrong_slap_gives_a_card():
+    clock = Clock()
+    t = Table.new("j" * 16, "slapjack", 3, creator="Ann", creator_hash="h0",
+                  hands="JC 2C / 3D 4D / 5H 6H", computers=(1, 2),
+                  options=table_options("slapjack", slap_in=False))
+    t.kind.clock = clock  # type: ignore[attr-defined]
+    t.start(0)
+    t.flip(0)  # the jack
+    t.flip(1)  # covered by 3D: the jack is still on the table
+    assert slap_kind.slap(t, 2, 2, None)  # 3D on top: wrong, pushed at once
+    wrong = t.take_outbox()[-1]
+    assert wrong["events"][1] == {"event": "burned", "seat": 2, "to_seat": 1, "count": 1}
+    assert wrong["counts"] == [1, 2, 1]
+    assert not slap_kind.slap(t, 0, 1, None)  # naming the jack: valid, held
+    clock.now += WINDOW
+    assert slap_kind.poll(t)
+    taken = t.take_outbox()[-1]
+    assert taken["events"][0]["verdict"] == "valid"
+    assert taken["events"][0]["pattern"] == "jack"
+    assert taken["counts"] == [3, 2, 1]
+    assert t.kind.command_args() == ["--no-slap-in", "--slaps", "2:2,1:0@2"]  # type: ignore
+
+
 # -- the service: real timers ------------------------------------------------------
 
 
@@ -261,4 +285,37 @@ async def test_a_restarted_service_carries_on_with_the_same_game(tmp_path):
     assert rebuilt.seq == seq
     assert rebuilt.kind.decided == table.kind.decided  # type: ignore[attr-defined]
     await again.close()
+    await service.store.close()
+
+
+@pytest.mark.anyio
+async def test_a_player_who_leaves_is_played_by_the_computer_slaps_included(tmp_path):
+    """Bea leaves: the computer puts her cards down, at no less than the slap window
+    after the last one, and slaps the double for her after its drawn reaction."""
+    service = await _service(tmp_path, testing_stacked_deck=True, computer_delay=0.0)
+    table, _ = await service.create("ers", 2, nickname="Ann", options=table_options("ers"))
+    await service.join(table.id, "Bea")
+    await service.start(table.id, 0)
+    assert not computer_played(table, 1)
+    await service.leave(table.id, 1)
+    assert computer_played(table, 1)
+    assert not computer_played(table, 0)
+    assert service.clocks.wait(table) == WINDOW  # the pace's 0 s: no faster than the window
+    async with service.bus.subscribe(table.id) as sub:
+        await service.put(table.id, 0, 1)
+        moves: list[dict] = []
+        while not any(m["move"][0] == "slap" for e in moves for m in e["moves"]):
+            event = await asyncio.wait_for(sub.get(), 10.0)
+            if event["type"] == "move":
+                moves.append(event)
+    put, double = moves[0], moves[1]
+    assert double["moves"] == [{"move": ["put", 1]}]  # the computer put the double down
+    slap = moves[-1]
+    assert slap["moves"][0]["move"] == ["slap", 1, 2]
+    timing = slap["moves"][0]["timing"]
+    assert timing["computer"] is True
+    assert timing["latency"] == 0
+    assert slap["events"][0]["verdict"] == "valid"
+    assert put["moves"] == [{"move": ["put", 0]}]
+    await service.close()
     await service.store.close()
