@@ -82,6 +82,8 @@ def slap_strings(plural: Callable[[Callable[[int], str]], dict[str, str]]) -> di
         "slap_label": _("The pile in the middle: slap it (key S)"),
         # TRANSLATORS: the word on our own pile in a slap game (key Space)
         "put_down": _("Put down"),
+        # TRANSLATORS: a tag by the seat whose turn it is to put down a card
+        "to_put_down": _("to play"),
         # TRANSLATORS: the name of the space bar, as printed on keyboards
         "key_space": pgettext("key", "Space"),
         "slap_help": _("Space, or a tap on your pile, puts down your card when it is your "

@@ -250,3 +250,33 @@ def test_slapjack_offers_only_its_own_options(browser, slap_server):
             "Slapping in: a player with no cards may still slap.")
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_four_players_fit_and_reduced_motion_keeps_the_pile_still(browser, slap_server,
+                                                                   width, height):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US",
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{slap_server}/en/egyptian-ratscrew")
+        form = page.locator("form.start-form")
+        form.locator('input[name="players"][value="4"]').check()
+        for seat in (1, 2, 3):
+            form.locator(f'select[name="seat{seat}"]').select_option("computer")
+        form.locator('input[name="nickname"]').fill("Ann")
+        form.locator('button[type="submit"]').click()
+        page.wait_for_selector("button#slap-pile")
+        page.keyboard.press("s")  # nothing on the table yet: said, no penalty
+        page.wait_for_function("document.getElementById('slap-line').textContent.length > 0")
+        _in_view(page, "#slap-pile")
+        _in_view(page, "#slap-line")
+        _in_view(page, "#my-pile")
+        for seat in range(4):
+            _in_view(page, f".tseat[data-seat='{seat}'] .tseat__name")
+        # with reduced motion the slapped pile does not move
+        assert page.evaluate(
+            "document.getElementById('slap-pile').getAnimations({subtree: true}).length") == 0
+        _shot(page, f"four_{width}")
+    finally:
+        ctx.close()

@@ -403,7 +403,8 @@ export function tableSeat(v, state, s) {
   const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready"
     : acts(g, seat) ? "wait" : null;
   if (st) {
-    const text = st === "out" ? S.out : st === "ready" ? S.flipped : S.waiting;
+    const waiting = isSlapGame(g) ? S.to_put_down : S.waiting;  // a slap game's turn
+    const text = st === "out" ? S.out : st === "ready" ? S.flipped : waiting;
     head.appendChild(el("span", "tseat__state tseat__state--" + st, text));
   }
   const pile = seat === state.you && g.status === "playing" && g.in_play[seat]

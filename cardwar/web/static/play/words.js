@@ -158,6 +158,7 @@
  * @property {string} slap_label  the pile's name for screen readers ("Slap the pile (S)")
  * @property {string} put_down  our pile's word in a slap game
  * @property {string} key_space  the space bar's name
+ * @property {string} to_put_down  the tag of the seat to move in a slap game ("to play")
  * @property {string} slap_help  the keys and taps of a slap game
  * @property {string} slap_length  "Cards put down: {cards}. Tricks: {tricks}. Slaps: {slaps}. Burned: {burned}."
  * @property {string} replay_card  "Card {n} of {total}"
