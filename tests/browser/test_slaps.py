@@ -127,9 +127,9 @@ def _wait_double(page) -> None:
         "late": "Too late: the pile was already taken. No penalty.",
         "card": "Card", "keys": "S, or a tap on the pile in the middle, slaps"}),
     ("fr", 1280, 800, True, {
-        "rules": "On tape sur : paire, sandwich.", "first": "en premier sur la paire",
-        "empty": "Rien à taper pour l'instant : pas de pénalité.", "length": "Cartes posées :",
-        "late": "Trop tard : le tas a déjà été ramassé. Pas de pénalité.",
+        "rules": "On tape sur\u00a0: paire, sandwich.", "first": "en premier sur la paire",
+        "empty": "Rien à taper pour l'instant\u00a0: pas de pénalité.", "length": "Cartes posées :",
+        "late": "Trop tard\u00a0: le tas a déjà été ramassé. Pas de pénalité.",
         "card": "Carte", "keys": "S, ou une touche sur le tas du milieu, tape"}),
 ])
 def test_a_game_against_the_computer_to_the_end(browser, slap_server, locale, width, height,
@@ -167,6 +167,7 @@ def test_a_game_against_the_computer_to_the_end(browser, slap_server, locale, wi
         _shot(page, f"{name}_2_slapped")
         _in_view(page, "#slap-pile")
         _in_view(page, "#slap-line")
+        _in_view(page, "#my-pile")  # the whole table of two, our pile and its key included
         # said to screen readers too (the live region, before the next card replaces it)
         page.wait_for_function("window.__said.some(t => /\\d\\u00a0ms/.test(t))")
         assert any(words["first"] in t for t in page.evaluate("window.__said"))

@@ -177,9 +177,9 @@ export function describeMove(w, m, you, name) {
     if (e.event === "card") {
       said.push(w.fmt(S.puts_down, { name: name(e.seat), card: w.cardName(e.card) }));
     } else if (e.event === "slap") {
-      // a number and its "ms" stay on one line
+      // a number and its "ms" stay on one line, and so do French colons with their word
       const text = slapText(w, e, i, m.events, valid, slaps, timing, you, name)
-        .replace(/(\d) (ms|мс)(?=\W|$)/g, "$1\u00a0$2");
+        .replace(/(\d) (ms|мс)(?=\W|$)/g, "$1\u00a0$2").replace(/ ([:;!?])/g, "\u00a0$1");
       // another player's slap that changed nothing is said, never the line
       const rank = e.verdict === "valid" ? 4 : e.verdict === "wrong" ? 3 : e.seat === you ? 2 : 0;
       if (text && rank) keep(text, e.verdict, rank);
@@ -273,7 +273,8 @@ export function optionsText(w, g) {
   const o = g.options || { slap_in: true, card_limit: 10000 };
   const cost = o.burn === undefined ? S.rules_give : w.plural(S.rules_burn, o.burn);
   return [w.fmt(S.rules_patterns, { patterns }), cost,
-    o.slap_in ? S.rules_slap_in : S.rules_no_slap_in];
+    o.slap_in ? S.rules_slap_in : S.rules_no_slap_in]
+    .map((t) => t.replace(/ ([:;!?])/g, "\u00a0$1"));  // French colons stay with their word
 }
 
 /**
