@@ -218,6 +218,11 @@ def test_a_wrong_slap_burns_a_card_and_the_page_says_so(browser, slap_server, ax
         assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
         assert page.locator("#slap-line").get_attribute("class") == "slap-line slap-line--wrong"
         assert serious_axe_violations(page, axe_source) == []
+        # seen again after a reload: the last move's line comes back with the table
+        page.reload()
+        page.wait_for_selector("button#slap-pile")
+        assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
+        assert page.locator("#auto-area").inner_text() == "Put down automatically"
     finally:
         ctx.close()
 

@@ -159,6 +159,14 @@ function draw() { render(view, state); }
 const EFFECTS = {
   state(s) {
     window.clearTimeout(revealTimer);
+    // a slap game seen again (a reload, a reconnection): the last move's line comes back
+    if (s.moved && isSlapGame(s.game) && !view.ui.slap.line) {
+      const d = describeMove(w, s.moved, s.you, (seat) => w.seatName(s.seats, seat));
+      if (d.line) {
+        view.ui.slap.line = { text: d.line, kind: d.kind, card: s.moved.cards_played,
+          move: s.moved.move };
+      }
+    }
     if (!s.muted && remembered(MUTE_KEY) === "on") {
       dispatch({ type: "local:mute", on: true });  // draws
       return;
