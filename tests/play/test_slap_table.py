@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cardwar.cli import main as cli_main
+from cardwar.engine import VARIANTS
 
 from .helpers import ORIGIN, create, join, make_client, receive, sync, until, ws
 
@@ -20,12 +21,18 @@ def slap_client(tmp_path: Any, **overrides: Any) -> Any:
     return make_client(tmp_path, testing_slap_online=True, **overrides)
 
 
-def test_the_slap_games_are_not_offered_online_until_their_page_is(tmp_path):
+@pytest.mark.parametrize("variant", ["ers", "slapjack"])
+def test_without_the_testing_flag_a_slap_game_is_created_once_its_variant_is_online(
+        tmp_path, variant):
+    """``online=False`` (their page not finished): 400; once online: the table."""
     with make_client(tmp_path) as c:
-        r = c.post("/en/play", data={"variant": "ers", "players": "2", "nickname": "Ann"},
+        r = c.post("/en/play", data={"variant": variant, "players": "2", "nickname": "Ann"},
                    headers=ORIGIN, follow_redirects=False)
-        assert r.status_code == 400
-        assert "online" in r.text
+        if VARIANTS[variant].online:
+            assert r.status_code == 303, r.text
+        else:
+            assert r.status_code == 400
+            assert "online" in r.text
 
 
 @pytest.mark.parametrize("form", [

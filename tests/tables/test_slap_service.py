@@ -10,13 +10,16 @@ import json
 import shlex
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardwar.bus import LocalBus
 from cardwar.cli import main as cli_main
 from cardwar.engine import OptionError, Verdict
 from cardwar.settings import Settings
 from cardwar.store import Store
-from cardwar.tables import Table, TableError, TableService, slap_kind
+from cardwar.tables import Table, TableError, TableService, slap_kind, view_message
+from cardwar.tables.events import follow
 from cardwar.tables.records import StoredEvent
 from cardwar.tables.replay import game_record
 from cardwar.tables.slap_judge import WINDOW
@@ -319,3 +322,77 @@ async def test_a_player_who_leaves_is_played_by_the_computer_slaps_included(tmp_
     assert put["moves"] == [{"move": ["put", 0]}]
     await service.close()
     await service.store.close()
+
+
+# -- followed from its events ------------------------------------------------------
+_slap_actions = st.lists(
+    st.tuples(st.sampled_from(["put", "put", "put", "slap", "slap", "poll", "hand"]),
+              st.integers(0, 3), st.integers(0, 60)),
+    max_size=150)
+
+
+def _state(t: Table) -> tuple[object, ...]:
+    return (dataclasses.asdict(t.record), t.game.counts(), t.steps, t.game.over, t.last,
+            [view_message(t, v) for v in (None, *range(t.record.players))],
+            t.kind.decided)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(["ers", "slapjack"]), players=st.integers(2, 4),
+       seed=st.text(max_size=6), slap_in=st.booleans(), loaded_at=st.integers(0, 40),
+       steps=_slap_actions)
+def test_a_slap_game_followed_or_reloaded_from_its_events_is_the_game_played(
+        variant, players, seed, slap_in, loaded_at, steps):
+    """Whatever is put down, slapped (any seat, any pile), decided or handed over, a
+    table following the events, or loaded from them at any point, is the same."""
+    clock = Clock()
+    leader = Table.new("f" * 16, variant, players, creator="Ann", creator_hash="h0",
+                       seed=seed, options=table_options(variant, slap_in=slap_in))
+    leader.kind.clock = clock  # type: ignore[attr-defined]
+    log: list[dict] = []
+    follower: Table | None = None
+
+    def loaded() -> Table:
+        history = [StoredEvent(e["seq"], e["type"], {k: v for k, v in e.items()
+                                                      if k not in ("type", "seq")})
+                   for e in log if e["type"] in ("options", "move")]
+        table = Table(dataclasses.replace(
+            leader.record, flipped=list(leader.record.flipped), history=history,
+            seats=[dataclasses.replace(s) for s in leader.record.seats]))
+        table.kind.clock = clock  # type: ignore[attr-defined]
+        return table
+
+    def publish() -> None:
+        nonlocal follower
+        for event in leader.take_outbox():
+            log.append(dict(event))
+            if follower is not None and not follow(follower, event):
+                assert event["type"] in ("joined", "relinked"), event
+                follower = loaded()
+
+    for seat in leader.open_seats():
+        leader.join(f"P{seat}", f"h{seat}")
+    leader.start(0)
+    publish()
+    for i, (what, seat, pile) in enumerate(steps):
+        if i == loaded_at:
+            follower = loaded()
+        seat %= players
+        clock.now += 0.1
+        try:
+            if what == "put":
+                leader.flip(seat)
+            elif what == "slap":
+                slap_kind.slap(leader, seat, min(pile, leader.game.cards_played), None)
+            elif what == "poll":
+                clock.now += 1.0
+                slap_kind.poll(leader)
+            else:
+                leader.hand_over(0, seat)
+        except TableError:
+            pass
+        publish()
+    if follower is None:
+        follower = loaded()
+    assert _state(follower) == _state(leader)
+    assert _state(loaded()) == _state(leader)
