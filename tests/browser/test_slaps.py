@@ -254,6 +254,23 @@ def test_slapjack_offers_only_its_own_options(browser, slap_server):
         assert page.locator("#slap-rules").inner_text() == (
             "Slap: a jack on top. A wrong slap gives a card to the player of the top card. "
             "Slapping in: a player with no cards may still slap.")
+        # 2C, the computer's 2D (nothing in Slapjack), then our JC: a jack on top while
+        # it is the computer's turn, and we slap it all the same
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "document.querySelectorAll('#slap-pile .slap-pile__card').length === 2 && "
+            "document.getElementById('my-pile').getAttribute('aria-disabled') === 'false'")
+        page.keyboard.press("Space")
+        page.wait_for_function(
+            "document.querySelector('#slap-pile .slap-pile__card:last-child')?.dataset.card"
+            " === 'JC'")
+        assert page.locator("#my-pile").get_attribute("aria-disabled") == "true"  # not ours
+        page.keyboard.press("s")
+        page.wait_for_function(
+            "/slapped the jack first|Too late/.test("
+            "document.getElementById('slap-line').textContent)")
+        assert re.match(r"(You|Computer 2) slapped the jack first: \d+\u00a0ms|Too late",
+                        _line(page)), _line(page)
     finally:
         ctx.close()
 
