@@ -120,8 +120,8 @@ BEGGAR = Variant(
 
 #: Egyptian Ratscrew (RULES.md 11): Beggar-my-neighbour's paying round the table
 #: of 2-4, and slaps; its options (patterns, burn, slapping in) are
-#: :class:`cardwar.engine.slap.SlapRules`. Not online yet: the command line and
-#: the simulator play it.
+#: :class:`cardwar.engine.slap.SlapRules`. Online, slaps are judged by reaction
+#: (RULES.md 11.6, :mod:`cardwar.tables.slap_judge`).
 ERS = Variant(
     name="ers",
     low_wins=False,
@@ -132,7 +132,7 @@ ERS = Variant(
     default_players=2,
     cycle_draw=False,
     play="slaps",
-    online=False,
+    online=True,
 )
 
 #: Slapjack (RULES.md 11): no paying, slap every jack.
@@ -146,7 +146,7 @@ SLAPJACK = Variant(
     default_players=2,
     cycle_draw=False,
     play="slaps",
-    online=False,
+    online=True,
 )
 
 #: Every variant by name, in the order pages list them; the standard game

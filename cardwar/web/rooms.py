@@ -132,7 +132,9 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
         names.append({"seat": s.seat, "kind": s.kind, "nickname": s.nickname,
                       "number": lobby[s.seat] + 1})
     turns = table.variant.play == "turns"
+    slaps = table.variant.play == "slaps"  # the log holds events, a step per card
     data = {"record": record, "seats": names, "tie_word": table.variant.tie_word, "turns": turns,
+            "slaps": slaps,
             "start_counts": start_counts(table),
             "battle_limit": table.variant.battle_limit, "locale": locale,
             "game_page": f"/{locale}/g/{game_id}", "download": f"/g/{game_id}/game.json"}
@@ -142,7 +144,7 @@ async def replay_page(request: Request, locale: str, game_id: str) -> Response:
                   preview=game_preview(request, table, replay=True),
                   page_strings=client_strings(locale, table.variant.name),
                   replay_data=data, download=data["download"],
-                  game_page=data["game_page"], turns=turns)
+                  game_page=data["game_page"], turns=turns, slaps=slaps)
 
 
 @router.get("/g/{game_id}/game.json", include_in_schema=False)

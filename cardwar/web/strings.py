@@ -16,6 +16,7 @@ from cardwar.engine import PEACE, VARIANTS
 from cardwar.tables.events import REACTIONS
 
 from . import i18n
+from .slap_strings import slap_strings
 from .variants import page_of
 
 #: The emoji of the reactions that show one (the others show their words).
@@ -26,8 +27,9 @@ REACTION_EMOJI: dict[str, str] = {
 
 
 def in_turns(variant: str) -> bool:
-    """True for a variant played in turns (Beggar-my-neighbour, RULES.md 10)."""
-    return variant in VARIANTS and VARIANTS[variant].play == "turns"
+    """True for a variant played a card at a time (Beggar-my-neighbour, RULES.md 10, and
+    the slap games, RULES.md 11): its length is in cards put down, not battles."""
+    return variant in VARIANTS and VARIANTS[variant].play in ("turns", "slaps")
 
 
 def _plural(pick: Callable[[int], str], locale: str) -> dict[str, str]:
@@ -241,6 +243,7 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
             **_social_strings(locale, variant),
             **_table_strings(locale),
+            **slap_strings(lambda pick: _plural(pick, locale)),  # the slap games' table
             "errors": {
                 "not_creator": _("Only the player who created the game can start it."),
                 "not_seated": _("You are not seated at this table."),

@@ -34,7 +34,10 @@ def _copy(t: Table) -> Table:
 
 
 @settings(max_examples=60, deadline=None)
-@given(variant=st.sampled_from(sorted(n for n, v in VARIANTS.items() if v.online)),
+# the slap games' tables are rebuilt from their stored moves (load_record), which this
+# test's plain copy lacks: tests/tables/test_slap_service.py follows them
+@given(variant=st.sampled_from(sorted(n for n, v in VARIANTS.items()
+                                      if v.online and v.play != "slaps")),
        players=st.integers(2, 4),
        computers=st.sets(st.integers(1, 3), max_size=3), seed=st.text(max_size=6),
        loaded_at=st.integers(0, 12), steps=actions)

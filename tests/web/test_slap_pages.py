@@ -1,6 +1,7 @@
 """The slap games' rules pages in every language (RULES.md 11): the names used,
 the patterns drawn as cards, the comparison with Beggar-my-neighbour, fairness,
-the simulator's figures, and no half-working start form until online play exists."""
+the simulator's figures, and the start form with the table's options (online play,
+issue 27)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,6 @@ PATHS = {"ers": "egyptian-ratscrew", "slapjack": "slapjack"}
 #: The name each language's pages use (French has a traditional one), and a
 #: word of the sentence that says which name is used and why.
 NAMES = {"fr": ("Bataille corse", "bataille corse")}
-COMING_SOON = {
-    "en": "Online play coming soon", "fr": "Jeu en ligne bientôt disponible",
-    "it": "Gioco online in arrivo", "de": "Online-Spiel folgt bald",
-    "es": "Juego en línea muy pronto", "pt-BR": "Jogo on-line em breve",
-    "nl": "Online spelen komt binnenkort", "pl": "Gra online już wkrótce",
-    "cs": "Hra online už brzy", "uk": "Гра онлайн — незабаром",
-}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -56,10 +50,16 @@ def test_the_rules_page(client, locale, variant):
     # fairness: the latency cap and the wait, in the reader's numbers
     fairness = html.split('id="fairness"')[1].split("</section>")[0]
     assert format_number(150, locale) in fairness
-    # no start form and no Play button: online play is coming soon
-    assert "start-form" not in html
-    assert 'name="players"' not in html
-    assert f'href="#play">{COMING_SOON[locale]}</a>' in html  # the hero's, to #play
+    # the start form with the table's options (RULES.md 11.4-11.7), and the hero's Play
+    form = html.split('data-testid="start-form"')[1].split("</form>")[0]
+    assert 'name="players"' in form
+    assert 'name="options" value="1"' in form
+    assert 'name="slap_in"' in form
+    assert 'name="skill"' in form
+    assert ('name="sandwich"' in form) == (variant == "ers")
+    assert ('name="burn"' in form) == (variant == "ers")
+    assert '<a class="button" href="#play">' in html.split('class="hero__actions"')[1]
+    assert "badge--soon" not in html
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -85,36 +85,36 @@ def test_the_french_page_uses_the_traditional_name(client):
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_home_and_navigation_list_both_games_without_a_play_button(client, locale):
+def test_home_and_navigation_list_both_games_with_a_play_button(client, locale):
     html = client.get(f"/{locale}/").text
     nav = html.split('class="site-nav"')[1].split("</nav>")[0]
+    cards = html.split('class="game-cards"')[1]
     for path in PATHS.values():
         assert f'href="/{locale}/{path}"' in nav
-        assert f'href="/{locale}/{path}"' in html.split('class="game-cards"')[1]
-        assert f'href="/{locale}/{path}#play"' not in html
-    assert html.count('class="badge badge--soon"') == 2
-    # the online games keep theirs: one in the hero's buttons, one on their card
+        assert f'href="/{locale}/{path}"' in cards
+        assert cards.count(f'href="/{locale}/{path}#play"') == 1, path
+    assert "badge--soon" not in html
+    # the hero's buttons stay the battle games'
     hero = html.split('class="hero__actions')[1].split("</p>")[0]
-    cards = html.split('class="game-cards"')[1]
     for path in ("peace", "war"):
         assert hero.count(f'href="/{locale}/{path}#play"') == 1, path
-        assert cards.count(f'href="/{locale}/{path}#play"') == 1, path
 
 
-def test_a_slap_game_cannot_be_created_online_yet(client):
-    """The registry knows the slap games, but no table is created for them (the same
-    form for Beggar-my-neighbour creates one)."""
-    def create(variant: str) -> int:
+def test_a_slap_game_is_created_online_with_its_options(client):
+    """The start form's fields make a table with those options; an option Slapjack
+    does not have is refused with a 400, as the command line refuses it."""
+    def create(variant: str, **fields: str) -> int:
         r = client.post("/en/play", data={"variant": variant, "players": "2",
-                                          "nickname": "Ann"},
+                                          "nickname": "Ann", **fields},
                         headers={"Origin": "http://testserver"}, follow_redirects=False)
         return r.status_code
 
-    assert create("beggar") == 303
     for variant in PATHS:
-        assert variant in VARIANTS
-        assert not VARIANTS[variant].online
-        assert create(variant) == 400, variant
+        assert VARIANTS[variant].online
+        assert create(variant) == 303, variant
+    assert create("ers", options="1", sandwich="on", marriage="on", burn="2") == 303
+    assert create("slapjack", options="1", marriage="on") == 400
+    assert create("ers", options="1", burn="3") == 400
     r = client.get("/en/play?variant=ers", follow_redirects=False)
     assert r.headers["location"] == "/en/egyptian-ratscrew#play"
 

@@ -44,7 +44,10 @@ export function renderEnd(v, state) {
       { limit: w.num(state.game.battle_limit || 0) })));
   }
   end.appendChild(form);
-  if (r.tricks !== undefined) {  // a game in turns: its two counts (RULES.md 10)
+  if (r.slaps !== undefined) {  // a slap game: its four counts (RULES.md 11.7)
+    end.appendChild(el("p", "end__length", w.fmt(S.slap_length, { cards: w.num(r.battles),
+      tricks: w.num(r.tricks || 0), slaps: w.num(r.slaps), burned: w.num(r.burned || 0) })));
+  } else if (r.tricks !== undefined) {  // a game in turns: its two counts (RULES.md 10)
     end.appendChild(el("p", "end__length",
       w.fmt(S.turns_length, { cards: w.num(r.battles), tricks: w.num(r.tricks) })));
   }
@@ -104,8 +107,10 @@ function placingList(v, state) {
   const list = el("ol", "end__counts");
   placings(r).forEach(({ seat, place }) => {
     const name = w.seatName(state.seats, seat);
+    // a slap game counts cards put down, not battles
+    const outText = r.slaps !== undefined ? w.S.out_after_card : w.S.out_in_battle;
     const li = /** @type {HTMLLIElement} */ (el("li", "", out[seat] !== undefined
-      ? w.fmt(w.S.out_in_battle, { name, n: w.num(out[seat]) })
+      ? w.fmt(outText, { name, n: w.num(out[seat]) })
       : name + ": " + w.plural(w.S.cards, r.final_counts[seat])));
     li.value = place;
     li.dataset.place = String(place);

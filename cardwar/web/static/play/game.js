@@ -17,6 +17,8 @@ import {
 } from "./render.js";
 import { makeSound, cue, soundOwner } from "./sound.js";
 import { cardText, owedText } from "./turns.js";
+import { SlapOnce, describeMove, isSlapGame, keyAction, messageFor } from "./slap.js";
+import { canSlap } from "./slaptable.js";
 import {
   canFlip, canLeave, canTakeBack, gamePace, idleSeats, nextExpiry, reduce,
 } from "./state.js";
@@ -100,11 +102,14 @@ function pacedHold(s) {
 
 /** @type {View} */
 const view = {
-  w, C, flip,
+  w, C, flip, slap,
   send: (message) => link.send(message),
   ui: { focusPile: false, refused: query.get("error") === "full",
-    late: query.get("error") === "rematch", shared: "" },
+    late: query.get("error") === "rematch", shared: "",
+    slap: { line: null, taken: null, burn: 0 } },
 };
+/** Slap games: one slap per pile (slap.js). */
+const slapOnce = new SlapOnce();
 
 /**
  * Apply one message or local action; when it changed something, draw and do
@@ -154,6 +159,14 @@ function draw() { render(view, state); }
 const EFFECTS = {
   state(s) {
     window.clearTimeout(revealTimer);
+    // a slap game seen again (a reload, a reconnection): the last move's line comes back
+    if (s.moved && isSlapGame(s.game) && !view.ui.slap.line) {
+      const d = describeMove(w, s.moved, s.you, (seat) => w.seatName(s.seats, seat));
+      if (d.line) {
+        view.ui.slap.line = { text: d.line, kind: d.kind, card: s.moved.cards_played,
+          move: s.moved.move };
+      }
+    }
     if (!s.muted && remembered(MUTE_KEY) === "on") {
       dispatch({ type: "local:mute", on: true });  // draws
       return;
@@ -192,6 +205,21 @@ const EFFECTS = {
     if (m.taken_by !== null) remember(m.card, cardText(w, m, name), m.taken_by);
     draw();
     announce([cardText(w, m, name), owedText(w, s.game, name)].filter(Boolean).join(" "));
+  },
+  move(s, m, before) {
+    // a slap game: what the table's judge did (slap.js words it, slaptable.js draws it)
+    const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
+    const d = describeMove(w, m, s.you, name);
+    const ui = view.ui.slap;
+    if (d.line) ui.line = { text: d.line, kind: d.kind, card: m.cards_played, move: m.move };
+    const took = m.events.find((e) => e.event === "taken");
+    if (took && took.event === "taken") {
+      ui.taken = { top: before ? before.game.top || [] : [], card: m.cards_played, seat: took.seat };
+      remember(m.move, d.line || "", took.seat);
+    }
+    if (m.events.some((e) => e.event === "burned" && e.to_seat === null)) ui.burn = m.move;
+    draw();
+    if (!s.game.skipping) announce([...d.said, owedText(w, s.game, name)].filter(Boolean).join(" "));
   },
   "local:reveal"(s) {
     draw();
@@ -257,8 +285,14 @@ function flip() {
   const s = state;
   const back = canTakeBack(s);
   if (!s || (!back && !canFlip(s))) return;
-  // the battle number makes a flip delayed by a reconnection harmless
-  link.send({ type: "flip", battle: s.game.battle + 1 });
+  if (isSlapGame(s.game)) {
+    // the card's number makes a put-down delayed by a reconnection harmless
+    const put = messageFor("put_down", { shown: s.game.cards_played || 0 }, slapOnce);
+    if (put) link.send(put);
+  } else {
+    // the battle number makes a flip delayed by a reconnection harmless
+    link.send({ type: "flip", battle: s.game.battle + 1 });
+  }
   // away and flipped for already: the flip does not count, the server only takes our
   // seat back (its "gone" message hides the away note); our card stays as it is
   if (!back) dispatch({ type: "local:flip" });
@@ -288,8 +322,41 @@ window.setInterval(() => {
   if (state && state.idle) renderIdle(view, state, Date.now());
 }, 250);
 
+/** Slap the pile in the middle (a slap game): once per pile, naming the card on top. */
+function slap() {
+  const s = state;
+  if (!s || !canSlap(s)) return;
+  const m = messageFor("slap", { shown: s.game.cards_played || 0 }, slapOnce);
+  if (!m || m.type !== "slap") return;
+  link.send(m);
+  dispatch({ type: "local:slap", pile: m.pile });
+}
+
 // -- controls -------------------------------------------------------------------
+/** Keys of a slap game (slap.js): Space puts down, S slaps; true when it took the key.
+ * @param {KeyboardEvent} e */
+function slapKey(e) {
+  const t = /** @type {HTMLElement | null} */ (e.target);
+  const tag = t ? t.tagName : "";
+  // Space on our pile or the pile in the middle is the game's key, not the button's
+  const ours = t !== null && (t.id === "my-pile" || t.id === "slap-pile");
+  const typing = tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" ||
+    Boolean(t && t.isContentEditable) || (!ours && (tag === "BUTTON" || tag === "A" ||
+    tag === "SUMMARY") && (e.key === " " || e.key === "Enter"));
+  const action = keyAction({ key: e.key, code: e.code, repeat: e.repeat, ctrlKey: e.ctrlKey,
+    altKey: e.altKey, metaKey: e.metaKey, typing }, canFlip(state) || canTakeBack(state));
+  if (e.code === "Space" && !typing) e.preventDefault();  // never scrolls the table away
+  if (action === "put_down") flip();
+  else if (action === "slap") slap();
+  else return e.code === "Space" && !typing;
+  e.preventDefault();
+  return true;
+}
+
 document.addEventListener("keydown", (e) => {
+  if (state && isSlapGame(state.game) && state.game.status === "playing") {
+    if (slapKey(e) || e.key === " ") return;
+  }
   if (e.key !== " " && e.key !== "Enter") return;
   const t = /** @type {Element | null} */ (e.target);
   const tag = t && t.tagName;

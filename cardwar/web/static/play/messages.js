@@ -85,6 +85,51 @@ export {};
  * @property {number} [pile]  in turns: cards on the table
  * @property {string[]} [top]  in turns: the newest cards on the table, oldest first
  * @property {number} [tricks]  in turns: tricks taken so far
+ * @property {number} [cards_played]  slap games: cards put down so far (the pile a slap names)
+ * @property {number | null} [window]  slap games: the seat that takes the waiting pile, or null
+ * @property {number} [slaps]  slap games: valid slaps so far
+ * @property {number} [burned]  slap games: cards burned (or given) for wrong slaps
+ * @property {Record<string, number>} [out]  slap games: seat -> cards put down when it went out
+ * @property {SlapOptions} [options]  slap games: the table's options (also in the lobby)
+ * @property {SlapPattern[]} [patterns]  slap games: the patterns slapped at this table
+ * @property {number} [window_ms]  slap games: the slap window, ms
+ * @property {number} [latency_cap_ms]  slap games: the most latency credited, ms
+ */
+
+/** @typedef {"double" | "sandwich" | "marriage" | "top_bottom" | "jack"} SlapPattern
+ *   a slappable pattern (RULES.md 11.4) */
+/** @typedef {"valid" | "wrong" | "too_late" | "empty_pile" | "again" | "out" | "no_slap_in"}
+ *   SlapVerdict  what a slap was judged to be (RULES.md 11.5-11.7) */
+/**
+ * A slap table's options (RULES.md 11.4-11.7; Slapjack has slap_in and card_limit only).
+ * @typedef {{sandwich?: boolean, marriage?: boolean, top_bottom?: boolean, burn?: number,
+ *   slap_in: boolean, card_limit: number}} SlapOptions
+ */
+/**
+ * A slap's figures, whole ms on the server's clock: reaction = arrived - sent - 2 latency
+ * (a computer's: its drawn delay).
+ * @typedef {{sent: number, arrived: number, latency: number, reaction: number,
+ *   computer: boolean}} SlapTiming
+ */
+/**
+ * What a move of a slap game did (engine events, cards as text).
+ * @typedef {{event: "card", number: number, seat: number, card: string,
+ *   paid_for: string | null, pattern: SlapPattern | null, owed: number,
+ *   owed_for: string | null, to_move: number} |
+ *   {event: "window", taker: number, why: string} |
+ *   {event: "slap", seat: number, pile: number, verdict: SlapVerdict,
+ *   pattern: SlapPattern | null, timing?: SlapTiming} |
+ *   {event: "burned", seat: number, count?: number, cards?: string[], to_seat: number | null} |
+ *   {event: "taken", seat: number, count?: number, cards?: string[], why: string,
+ *   trick: number | null} |
+ *   {event: "out", seat: number, cards_played: number} |
+ *   {event: "end", outcome: string, reason: string, winner: number | null}} SlapEvent
+ *   (`count` online, `cards` in the record's log)
+ */
+/**
+ * One engine move the table pushed: `["put", seat]`, `["slap", seat, pile]` or
+ * `["close"]`; a slap has its figures.
+ * @typedef {{move: (string | number)[], timing?: SlapTiming}} SlapMove
  */
 
 /**
@@ -100,12 +145,15 @@ export {};
  * @property {string | null} hands
  * @property {string | null} command  the `cardwar play` line that replays the game
  * @property {number} [tricks]  in turns: tricks taken (`battles` counts cards put down)
+ * @property {number} [slaps]  slap games: valid slaps
+ * @property {number} [burned]  slap games: cards burned or given for wrong slaps
+ * @property {string} [decided_slaps]  slap games: the slaps that counted, as --slaps takes them
  * @property {{start_trick: number, start_cards: number, length_tricks: number,
  *   length_cards: number} | null} [cycle]  in turns: where an endless game repeats
  */
 
 /** @typedef {{type: "state", seq: number, you: number | null, game: Game, seats: Seat[],
- *   watchers: number, idle: number | null, last: BattleMessage | CardMessage | null,
+ *   watchers: number, idle: number | null, last: BattleMessage | CardMessage | MoveMessage | null,
  *   result: Result | null}} StateMessage  a full snapshot (on connecting, or instead of
  *   a catch-up too long) */
 /** @typedef {{type: "joined", seq: number, seat: number, kind: SeatKind,
@@ -122,6 +170,14 @@ export {};
  *   tricks: number, counts: number[], outcome?: string, reason?: string}} CardMessage
  *   in turns (Beggar-my-neighbour): `seat` put down card number `card`; `top` is the
  *   newest cards on the table (those just taken when `taken_by` took the pile) */
+/** @typedef {{type: "move", seq: number | null, move: number, moves: SlapMove[],
+ *   events: SlapEvent[], cards_played: number, to_move: number | null, owed: number,
+ *   owed_for: string | null, window: number | null, counts: number[], pile: number,
+ *   top: string[], tricks: number, slaps: number, burned: number,
+ *   out: Record<string, number>, outcome?: string, reason?: string,
+ *   winner?: number | null}} MoveMessage
+ *   slap games: one thing the table's judge did (a card put down, slaps decided, a
+ *   waiting pile taken), numbered `move`; the state after it */
 /** @typedef {Result & {type: "over", seq: number}} OverMessage */
 /** @typedef {import("./events.js").AutoFlip} AutoFlipMessage */
 /** @typedef {import("./events.js").Handed} HandedMessage */
@@ -152,7 +208,7 @@ export {};
  * in order; a reconnection says the last it saw (`?since=N`) and gets the rest,
  * then presence, gone and watchers for every seat (or a new `state`).
  * @typedef {StateMessage | JoinedMessage | StartedMessage | FlippedMessage | BattleMessage |
- *   CardMessage | OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
+ *   CardMessage | MoveMessage | OverMessage | AutoFlipMessage | HandedMessage | RelinkedMessage | RematchMessage |
  *   PaceMessage | FastForwardMessage | LeftMessage |
  *   PresenceMessage | GoneMessage | WatchersMessage | IdleMessage | ReactionMessage |
  *   ErrorMessage | PingMessage | PongMessage} ServerMessage
@@ -163,5 +219,6 @@ export {};
  * @typedef {{type: "flip", battle: number} | {type: "auto", on: boolean} |
  *   {type: "pace", pace: Pace} | {type: "skip"} | {type: "leave"} | {type: "start"} |
  *   {type: "hand_over", seat: number} | {type: "react", key: ReactionKey} | {type: "ping"} |
+ *   {type: "put", card: number} | {type: "slap", pile: number} |
  *   {type: "pong", id?: number}} ClientMessage
  */

@@ -12,6 +12,8 @@ import {
   reactionsOf, shownCounts,
 } from "./state.js";
 import { inTurns, renderTurn } from "./turns.js";
+import { isSlapGame } from "./slap.js";
+import { renderSlapRules, renderSlapTable } from "./slaptable.js";
 
 
 /** @typedef {import("./state.js").State} State */
@@ -45,6 +47,7 @@ import { inTurns, renderTurn } from "./turns.js";
  * @property {Config} C
  * @property {(message: ClientMessage) => void} send
  * @property {() => void} flip  flip our pile (when it can be flipped)
+ * @property {() => void} slap  slap the pile in the middle (slap games)
  * @property {UI} ui
  */
 
@@ -62,6 +65,8 @@ import { inTurns, renderTurn } from "./turns.js";
  * @property {string} [status]  the game's status drawn last
  * @property {boolean | null} [autoWant]  auto-flip as we last chose it, until the
  *   state says so too (a state held behind a peace must not undo the choice)
+ * @property {import("./slaptable.js").SlapUI} slap  slap games: the last line, the pile
+ *   just taken, the card just burned
  */
 
 /**
@@ -90,6 +95,7 @@ export function render(v, state) {
   byId("leave-area").hidden = !canLeave(state);
   renderWatchers(v, state);
   renderReactions(v, state);
+  renderSlapRules(v.w, state);
 }
 
 /**
@@ -280,8 +286,11 @@ export function renderTable(v, state) {
   byId("table").dataset.battle = String(g.battle);
   // over (its end kept behind the last peace): the last battle, not a next one
   // the heading names the last battle, whose cards are on the table (issue 22)
-  byId("battle-number").textContent = w.battleNumber(state.ending ? { ...g, status: "over" } : g,
-    !inTurns(g) && Boolean(state.last));
+  const slaps = isSlapGame(g);
+  // a slap game counts its cards put down (its moves count slaps too)
+  const shown = slaps ? { ...g, battle: g.cards_played || 0 } : g;
+  byId("battle-number").textContent = w.battleNumber(state.ending ? { ...shown, status: "over" }
+    : shown, !inTurns(g) && Boolean(state.last));
   const seats = byId("seats");
   seats.textContent = "";
   seats.dataset.players = String(g.players);
@@ -296,11 +305,12 @@ export function renderTable(v, state) {
   // a peace's result is said once its face-down cards are turned
   byId("summary").textContent = state.last && state.revealed
     ? w.summary(state.last, Boolean(g.tie_word), false, name) : "";
-  renderTurn(w, state);
+  if (slaps) renderSlapTable(w, state, v.ui.slap, v.slap);
+  else renderTurn(w, state);
+  byId("felt").classList.toggle("felt--slaps", slaps);
   const mine = you !== null && g.status === "playing" && g.in_play[you];
-  byId("flip-help").textContent = mine
-    ? w.plural(inTurns(g) ? S.flip_help_turns : S.flip_help, Math.round(C.flip_timeout || 10))
-    : "";
+  byId("flip-help").textContent = !mine ? "" : slaps ? S.slap_help
+    : w.plural(inTurns(g) ? S.flip_help_turns : S.flip_help, Math.round(C.flip_timeout || 10));
   byId("watching-note").hidden = !(you === null && g.status !== "lobby");
   // a player who is out has nothing left to flip
   byId("auto-area").hidden = !mine;
@@ -393,7 +403,8 @@ export function tableSeat(v, state, s) {
   const st = !g.in_play[seat] ? "out" : g.status !== "playing" ? null : flipped ? "ready"
     : acts(g, seat) ? "wait" : null;
   if (st) {
-    const text = st === "out" ? S.out : st === "ready" ? S.flipped : S.waiting;
+    const waiting = isSlapGame(g) ? S.to_put_down : S.waiting;  // a slap game's turn
+    const text = st === "out" ? S.out : st === "ready" ? S.flipped : waiting;
     head.appendChild(el("span", "tseat__state tseat__state--" + st, text));
   }
   const pile = seat === state.you && g.status === "playing" && g.in_play[seat]
@@ -494,10 +505,19 @@ function myPile(v, state, seat) {
   pile.type = "button";
   pile.id = "my-pile";
   pile.setAttribute("aria-disabled", String(!can && !back));
-  pile.setAttribute("aria-label", can || back ? label + ". " + w.S.flip : label);
+  const slaps = isSlapGame(state.game);
+  const word = slaps ? w.S.put_down : w.S.flip;
+  pile.setAttribute("aria-label", can || back ? label + ". " + word : label);
+  if (slaps) pile.setAttribute("aria-keyshortcuts", "Space");
   pile.addEventListener("click", v.flip);
   stackPile(w, pile, shownCounts(state)[seat]);
-  if (can) pile.appendChild(el("span", "pile__flip", w.S.flip));
+  if (can) {
+    const cta = pile.appendChild(el("span", "pile__flip", word));
+    if (slaps) {  // the key that does it, shown on the pile
+      cta.append(" ");
+      cta.appendChild(el("kbd", "", w.S.key_space));
+    }
+  }
   return pile;
 }
 

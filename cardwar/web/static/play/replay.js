@@ -10,6 +10,8 @@
 import { byId, el, embedded, pileEl, playArea, seatBox } from "./cards.js";
 import { dealt, reduce } from "./state.js";
 import { tablePile } from "./turns.js";
+import { describeMove, replaySteps, withFigures } from "./slap.js";
+import { slapPile } from "./slaptable.js";
 import { makeWords } from "./words.js";
 
 /** @typedef {import("./state.js").State} State */
@@ -29,8 +31,10 @@ import { makeWords } from "./words.js";
 /**
  * The replay page's data (cardwar.web.rooms.replay_page, cardwar.web.records).
  * @typedef {object} ReplayData
- * @property {{log?: (BattleRecord | TrickRecord)[], cycle?: CycleRecord | null}} record
+ * @property {{log?: (BattleRecord | TrickRecord)[], cycle?: CycleRecord | null,
+ *   judged?: import("./slap.js").JudgedSlap[]}} record
  * @property {boolean} [turns]  a game in turns: the log holds tricks
+ * @property {boolean} [slaps]  a slap game: the log holds events, a step per card (slap.js)
  * @property {{seat: number, kind: SeatKind, nickname: string | null}[]} seats
  * @property {number[]} start_counts
  * @property {string | null} tie_word
@@ -49,9 +53,19 @@ const w = makeWords(S, D.locale);
 const log = D.record.log || [];
 const cycle = D.record.cycle || null;
 const turns = Boolean(D.turns);
+const slaps = Boolean(D.slaps);
+/** A slap game: the table after each card (steps[0] the deal), every slap with its figures. */
+const cards = slaps ? replaySteps(withFigures(/** @type {import("./slap.js").SlapEvent[]} */
+  (/** @type {unknown} */ (log)), D.record.judged || []), D.start_counts) : [];
 /** The table after each step: steps[0] is the deal, steps[n] after step n. */
 const steps = [dealt(D)];
-log.forEach((b, i) => {
+cards.slice(1).forEach((c, i) => {
+  const g = steps[i].game;
+  steps.push({ ...steps[i], game: { ...g, battle: c.card, counts: c.counts, in_play: c.in_play } });
+});
+/** Steps in all: battles, tricks or cards. */
+const total = slaps ? cards.length - 1 : log.length;
+if (!slaps) log.forEach((b, i) => {
   if (turns) {
     const t = /** @type {TrickRecord} */ (b);
     const g = steps[i].game;
@@ -80,7 +94,8 @@ function trickText(t) {
 function draw() {
   const state = steps[step];
   byId("replay-step").textContent = step === 0 ? S.replay_start
-    : w.fmt(turns ? S.replay_trick : S.replay_step, { n: w.num(step), total: w.num(log.length) });
+    : w.fmt(slaps ? S.replay_card : turns ? S.replay_trick : S.replay_step,
+      { n: w.num(step), total: w.num(total) });
   const seats = byId("replay-seats");
   seats.textContent = "";
   seats.dataset.players = String(state.seats.length);
@@ -91,12 +106,17 @@ function draw() {
       head.appendChild(el("span", "tseat__state tseat__state--out", S.out));
     }
     box.appendChild(pileEl(w, state, s.seat));
-    if (!turns) box.appendChild(playArea(w, state, s.seat));
+    if (!turns && !slaps) box.appendChild(playArea(w, state, s.seat));
     seats.appendChild(box);
   });
   const area = byId("replay-turn");
-  area.hidden = !turns;
+  area.hidden = !turns && !slaps;
   area.textContent = "";
+  if (slaps) {
+    drawCard(state, area);
+    drawButtons();
+    return;
+  }
   const trick = turns && step > 0 ? /** @type {TrickRecord} */ (log[step - 1]) : null;
   if (trick) {
     // the trick was taken: its cards are in the taker's pile, the table is empty
@@ -105,11 +125,34 @@ function draw() {
   byId("replay-summary").textContent = trick ? trickText(trick)
     : state.last ? w.summary(state.last, Boolean(state.game.tie_word), false, name) : "";
   drawCycle();
+  drawButtons();
+}
+
+/** The buttons as the step allows, and the step on the page (tests read it). */
+function drawButtons() {
   const first = /** @type {HTMLButtonElement[]} */ ([byId("replay-first"), byId("replay-prev")]);
   const last = /** @type {HTMLButtonElement[]} */ ([byId("replay-last"), byId("replay-next")]);
   first.forEach((b) => { b.disabled = step === 0; });
-  last.forEach((b) => { b.disabled = step === log.length && !cycle; });
+  last.forEach((b) => { b.disabled = step === total && !cycle; });
   byId("replay").dataset.step = String(step);
+}
+
+/**
+ * A slap game's card: the pile in the middle as it is after it (its newest three face
+ * up), and what happened from it to the next card, slaps with their reaction times.
+ * @param {State} state
+ * @param {HTMLElement} area
+ */
+function drawCard(state, area) {
+  const c = cards[step];
+  const shown = { ...state, game: { ...state.game, pile: c.pile, top: c.top.slice(-3),
+    cards_played: c.card } };
+  // a pile taken after this card: its cards shown going, greyed
+  const taken = c.taken ? { top: c.taken.top.slice(-3), card: c.card, seat: c.taken.seat } : null;
+  area.appendChild(slapPile(w, shown, { line: null, taken, burn: 0 }, false));
+  const d = describeMove(w, { events: c.events }, null, name);
+  byId("replay-summary").textContent = d.said.join(" ");
+  byId("replay-cycle").hidden = true;
 }
 
 /** The cycle of an endless game: where it starts, its length, the rounds so far. */
@@ -131,14 +174,14 @@ function drawCycle() {
 
 /** Show the table after step `n` (0: the deal), kept within the game. @param {number} n */
 function go(n) {
-  step = Math.max(0, Math.min(log.length, n));
+  step = Math.max(0, Math.min(total, n));
   if (cycle && step <= cycle.start_trick) laps = 0;  // before the cycle: no round yet
   draw();
 }
 
 /** One step on; past the end an endless game goes round its cycle again. */
 function forward() {
-  if (step < log.length) {
+  if (step < total) {
     go(step + 1);
   } else if (cycle) {
     laps += 1;  // the position after the last trick is the one after start_trick
@@ -155,7 +198,7 @@ function speed() {
 
 function play() {
   window.clearInterval(timer);
-  if (step === log.length && !cycle) go(0);
+  if (step === total && !cycle) go(0);
   timer = window.setInterval(forward, 1000 / speed());
   const button = byId("replay-play");
   button.textContent = S.replay_pause;
@@ -182,7 +225,7 @@ byId("replay-play").addEventListener("click", () => (timer === undefined ? play(
 byId("replay-first").addEventListener("click", () => go(0));
 byId("replay-prev").addEventListener("click", () => go(step - 1));
 byId("replay-next").addEventListener("click", forward);
-byId("replay-last").addEventListener("click", () => go(log.length));
+byId("replay-last").addEventListener("click", () => go(total));
 document.addEventListener("keydown", (e) => {
   const t = /** @type {Element | null} */ (e.target);
   const tag = t && t.tagName;
@@ -193,7 +236,7 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
     return;
   }
-  const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: log.length }[e.key];
+  const to = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: total }[e.key];
   if (to === undefined) return;
   if (e.key === "ArrowRight") forward(); else go(to);
   e.preventDefault();

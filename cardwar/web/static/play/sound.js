@@ -30,6 +30,11 @@ export function cue(s, action) {
       if (action.peaces.length) return "peace";
       return s.you !== null && action.winner === s.you ? "win" : null;
     case "over": return "end";
+    case "local:slap": return "flip";
+    case "move":  // a slap game: someone out, else the pile coming to us by a slap
+      if (action.events.some((e) => e.event === "out")) return "out";
+      return action.events.some((e) => e.event === "slap" && e.verdict === "valid" &&
+        e.seat === s.you) ? "win" : null;
     default: return null;
   }
 }

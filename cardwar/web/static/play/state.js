@@ -5,12 +5,15 @@
 // messages.js, one entry in ON below (tsc fails until it has one), and what
 // the page does with it in render.js (and the effects table in game.js).
 
+import { applyMove } from "./slap.js";
+
 /** @typedef {import("./messages.js").ServerMessage} ServerMessage */
 /** @typedef {import("./messages.js").StateMessage} StateMessage */
 /** @typedef {import("./messages.js").Game} Game */
 /** @typedef {import("./messages.js").Seat} Seat */
 /** @typedef {import("./messages.js").BattleMessage} BattleMessage */
 /** @typedef {import("./messages.js").CardMessage} CardMessage */
+/** @typedef {import("./messages.js").MoveMessage} MoveMessage */
 /** @typedef {import("./messages.js").Result} Result */
 /** @typedef {import("./messages.js").ReactionKey} ReactionKey */
 
@@ -38,6 +41,9 @@ export const SPECTATOR_REACTIONS = 3;
  * @property {number} watchers  spectators connected
  * @property {BattleMessage | null} last  the last battle, shown on the table
  * @property {CardMessage | null} turn  in turns (Beggar-my-neighbour): the last card put down
+ * @property {MoveMessage | null} [moved]  slap games: the last move (slap.js)
+ * @property {number} [slapped]  slap games: the pile we slapped last (shown until the
+ *   decision comes); -1 or missing: none
  * @property {Result | null} result  set once the game is over
  * @property {boolean} revealed  the last battle's face-down cards are shown
  * @property {number[]} [before]  the pile counts before the last battle, kept while
@@ -64,7 +70,8 @@ export const SPECTATOR_REACTIONS = 3;
  * @typedef {{type: "local:flip"} | {type: "local:reveal", battle: number} |
  *   {type: "local:taken", battle: number, still: boolean} |
  *   {type: "local:lost"} | {type: "local:retry"} | {type: "local:mute", on: boolean} |
- *   {type: "local:expire"} | {type: "local:ending"}} LocalAction
+ *   {type: "local:expire"} | {type: "local:ending"} | {type: "local:slap", pile: number}}
+ *   LocalAction
  *   local:flip - we flip: shown at once, pending until the server's "flipped";
  *   local:reveal - the face-down cards of `battle` are turned (a moment after it);
  *   local:taken - the pot of `battle` is being picked up: drawing the table again
@@ -73,7 +80,8 @@ export const SPECTATOR_REACTIONS = 3;
  *   unconfirmed flip is dropped (the catch-up brings it back if it arrived);
  *   local:mute - hide (on) or show the others' reactions; local:expire - the time
  *   of a shown reaction (or of a refusal) is up; local:ending - the game is over,
- *   its end is kept while the last peace is on show (nothing may be flipped).
+ *   its end is kept while the last peace is on show (nothing may be flipped);
+ *   local:slap - we slapped, naming `pile` (shown until the decision).
  */
 
 /** @typedef {ServerMessage | LocalAction} Action */
@@ -135,6 +143,7 @@ function snapshot(m, now, before) {
     seq: m.seq, you: m.you, game: m.game, seats: m.seats, watchers: m.watchers || 0,
     last: m.last && m.last.type === "battle" ? m.last : null,
     turn: m.last && m.last.type === "card" ? m.last : null, result: m.result,
+    moved: m.last && m.last.type === "move" ? m.last : null,
     revealed: true, stale: false, pending: false, error: null,
     taken: before ? before.taken : null,
     idle: m.idle === null || m.idle === undefined ? null
@@ -230,6 +239,9 @@ const ON = {
         owed: m.owed, owed_for: m.owed_for, pile: m.pile, top: m.top, tricks: m.tricks },
     };
   },
+  // slap games: one thing the table's judge did (slap.js words and draws it)
+  move: (s, m) => ({ ...s, pending: false, idle: null, moved: m, game: applyMove(s.game, m),
+    slapped: m.events.some((e) => e.event === "slap" && e.seat === s.you) ? -1 : s.slapped }),
   over: (s, m) => ({ ...withGame(s, { status: "over" }), result: m, idle: null }),
   reaction(s, m, now) {
     if (s.muted && (m.seat === null || m.seat !== s.you)) return s;
@@ -265,6 +277,7 @@ const ON = {
     : { ...s, taken: { battle: a.battle, still: a.still } }),
   "local:lost": (s) => (s.stale ? s : { ...s, stale: true }),
   "local:ending": (s) => (s.ending ? s : { ...s, ending: true }),
+  "local:slap": (s, a) => (s.slapped === a.pile ? s : { ...s, slapped: a.pile }),
   "local:retry": (s) => (s.pending ? unflip(s) : s),
   "local:mute"(s, a) {
     if (s.muted === a.on) return s;

@@ -131,6 +131,39 @@
  * @property {string} left
  * @property {string} left_said
  * @property {string} left_said_lobby
+ * @property {Record<string, string>} slap_pattern  slap games: a pattern as "slapped {pattern}"
+ *   names it ("the double")
+ * @property {string} slap_won  "{name} slapped {pattern} first: {ms} ms."
+ * @property {string} slap_won_plain  the same without figures
+ * @property {string} slap_won_you  "You slapped {pattern} first: {ms} ms."
+ * @property {string} slap_won_you_against  "... {ms} ms against {others}."
+ * @property {string} slap_won_against  "{name} slapped {pattern} first: {ms} ms against {others}."
+ * @property {string} slap_won_against_you  "... {ms} ms against your {yours} ms."
+ * @property {string} slap_other  one of {others}: "{name} ({ms} ms)"
+ * @property {PluralForms} slap_wrong_burn  "Wrong slap by {name}: {count} card burned."
+ * @property {PluralForms} slap_wrong_give  "... {count} card to {other}."
+ * @property {string} slap_wrong_empty  a wrong slap by a player with no cards
+ * @property {string} slap_late  "{name}'s slap came too late: no penalty."
+ * @property {string} slap_late_you
+ * @property {string} slap_empty_you
+ * @property {string} slap_no_slap_in_you
+ * @property {string} slap_out_you
+ * @property {Record<string, string>} pattern_names  a pattern in the table's options
+ * @property {string} rules_patterns  "Slap: {patterns}."
+ * @property {PluralForms} rules_burn  "A wrong slap burns {count} card."
+ * @property {string} rules_give
+ * @property {string} rules_slap_in
+ * @property {string} rules_no_slap_in
+ * @property {string} slap  the slap button's word
+ * @property {string} slap_label  the pile's name for screen readers ("Slap the pile (S)")
+ * @property {string} put_down  our pile's word in a slap game
+ * @property {string} key_space  the space bar's name
+ * @property {string} to_put_down  the tag of the seat to move in a slap game ("to play")
+ * @property {string} slap_help  the keys and taps of a slap game
+ * @property {string} slap_length  "Cards put down: {cards}. Tricks: {tricks}. Slaps: {slaps}. Burned: {burned}."
+ * @property {string} replay_card  "Card {n} of {total}"
+ * @property {string} out_after_card  "{name} went out after card {n}."
+ * @property {string} slap_table_pile  the pile's heading: "The pile"
  */
 
 /**
