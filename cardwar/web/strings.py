@@ -176,6 +176,9 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "takes_trick": _plural(lambda n: ngettext(
                 "{name} takes the pile: {count} card.",
                 "{name} takes the pile: {count} cards.", n), locale),
+            "you_take_trick": _plural(lambda n: ngettext(
+                "You take the pile: {count} card.",
+                "You take the pile: {count} cards.", n), locale),
             "table_pile": _plural(lambda n: ngettext(
                 "On the table: {count} card", "On the table: {count} cards", n), locale),
             "tricks": _plural(lambda n: ngettext("{count} trick", "{count} tricks", n), locale),

@@ -71,6 +71,8 @@ const S = {
   suits: { C: "clubs", H: "hearts", D: "diamonds", S: "spades" },
   takes_trick: { one: "{name} takes the pile: {count} card.",
     other: "{name} takes the pile: {count} cards." },
+  you_take_trick: { one: "You take the pile: {count} card.",
+    other: "You take the pile: {count} cards." },
   went_out: "{name} is out of the game.", seat: "Seat {n}", computer_name: "Computer {n}",
   slap_pattern: { double: "the double", sandwich: "the sandwich", jack: "the jack" },
   slap_won: "{name} slapped {pattern} first: {ms} ms.",
@@ -187,7 +189,7 @@ describe("a move in words", () => {
   });
   it("the same from the winner's seat, and from a spectator's", () => {
     assert.equal(describeMove(w, decided, 1, name).line,
-      "You slapped the double first: 305\u00a0ms against Ann (340\u00a0ms). Bob takes the pile: 12 cards.");
+      "You slapped the double first: 305\u00a0ms against Ann (340\u00a0ms). You take the pile: 12 cards.");
     assert.equal(describeMove(w, decided, null, name).line,
       "Bob slapped the double first: 305\u00a0ms against Ann (340\u00a0ms). Bob takes the pile: 12 cards.");
   });
@@ -237,9 +239,10 @@ describe("a move in words", () => {
     const d = describeMove(w, { events }, 0, name);
     assert.deepEqual(d.said, ["Bob puts down the seven of hearts."]);
     assert.equal(d.line, null);
-    const taken = describeMove(w, { events: [{ event: "taken", seat: 0, count: 7, why: "trick",
-      trick: 3 }] }, 0, name);
-    assert.equal(taken.line, "Ann takes the pile: 7 cards.");
+    /** @type {SlapEvent[]} */
+    const trick = [{ event: "taken", seat: 0, count: 7, why: "trick", trick: 3 }];
+    assert.equal(describeMove(w, { events: trick }, 0, name).line, "You take the pile: 7 cards.");
+    assert.equal(describeMove(w, { events: trick }, 1, name).line, "Ann takes the pile: 7 cards.");
   });
 });
 

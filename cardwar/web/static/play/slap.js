@@ -186,7 +186,8 @@ export function describeMove(w, m, you, name) {
       else if (text) said.push(text);
     } else if (e.event === "taken") {
       const count = e.count ?? (e.cards ? e.cards.length : 0);
-      const text = w.plural(S.takes_trick, count, { name: name(e.seat) });
+      const text = e.seat === you ? w.plural(S.you_take_trick, count, {})
+        : w.plural(S.takes_trick, count, { name: name(e.seat) });
       if (best && best.kind === "valid" && e.why === "slap") {
         best = { ...best, text: best.text + " " + text };
         said.push(text);

@@ -40,6 +40,7 @@
  * @property {Record<string, string>} suits_of  suit -> its form in pay_for ("hearts")
  * @property {string} puts_down  in turns: "{name} puts down the {card}."
  * @property {PluralForms} takes_trick  in turns: "{name} takes the pile: {count} cards."
+ * @property {PluralForms} you_take_trick  the same for the page's own seat: "You take the pile: {count} cards."
  * @property {PluralForms} table_pile  in turns: "On the table: {count} cards"
  * @property {PluralForms} tricks  in turns: "{count} tricks"
  * @property {string} turns_length  in turns: "Cards put down: {cards}. Tricks: {tricks}."
