@@ -74,10 +74,9 @@ def check_games(games: list[Game], events: dict[str, list[tuple[int, str, dict]]
             out["unsent_flips"] += len(mine - page.sent)
         over = next((d for _, t, d in stored if t == "over"), None)
         if over is None:
-            kinds = [t for _, t, _ in stored]
-            left = "left" in kinds[:kinds.index("started")] if "started" in kinds \
-                else "left" in kinds
-            out["lobbies_left" if left else "stuck"] += 1  # nobody sits down again
+            kinds = {t for _, t, _ in stored}
+            left = "left" in kinds and "started" not in kinds  # nobody sits down again
+            out["lobbies_left" if left else "stuck"] += 1
             continue
         out["finished"] += 1
         out["never_saw_end"] += sum(not p.saw_end for p in game.pages)

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 from cardwar.bus import Bus, Message
 from cardwar.settings import Settings
@@ -61,6 +61,8 @@ class Presence:
         self._cached = cached
         self._leave = leave
         self._online: dict[str, Counter[int]] = {}
+        # game -> connection -> the seat it is counted at (numbered as _online)
+        self._counted: dict[str, dict[Hashable, int]] = {}
         self._watchers: Counter[str] = Counter()
         self._gone: dict[str, set[int]] = {}
         # seats and spectators connected to other processes: game -> process id -> ...
@@ -96,37 +98,51 @@ class Presence:
         return seat in self._gone.get(game_id, ())
 
     # -- this process's connections ------------------------------------------------
-    async def connect(self, game_id: str, seat: int | None) -> None:
+    async def connect(self, game_id: str, seat: int | None, key: Hashable = None) -> None:
         """Count a connection of ``seat``; the first one publishes ``presence``.
 
         A spectator (``seat`` None) changes the ``watchers`` count; a player
-        who was gone takes their seat back (``gone`` false).
+        who was gone takes their seat back (``gone`` false). ``key``: the
+        connection (see :meth:`recount`; its disconnect uncounts the seat it is
+        counted at, whatever seat it names).
         """
         if seat is None:
             self._watchers[game_id] += 1
             await self._publish_watchers(game_id)
             return
+        if key is not None:
+            self._counted.setdefault(game_id, {})[key] = seat
         counter = self._online.setdefault(game_id, Counter())
         counter[seat] += 1
         if counter[seat] == 1:
-            await self._publish_presence(game_id, seat, True)
-            if self.is_gone(game_id, seat):
-                self._gone[game_id].discard(seat)
-                if not self._gone[game_id]:
-                    del self._gone[game_id]
-                await self._publish_gone(game_id, seat, False)
-                table = self._cached(game_id)
-                if table is not None and seat in table.to_flip():
-                    self.clocks.arm_round(table)  # their own flip timer again
+            await self._came(game_id, seat)
 
-    async def disconnect(self, game_id: str, seat: int | None) -> None:
-        """Uncount a connection of ``seat``; the last one publishes ``presence``."""
+    async def _came(self, game_id: str, seat: int) -> None:
+        """``seat``'s first connection here: say so; a gone player is back."""
+        await self._publish_presence(game_id, seat, True)
+        if self.is_gone(game_id, seat):
+            self._gone[game_id].discard(seat)
+            if not self._gone[game_id]:
+                del self._gone[game_id]
+            await self._publish_gone(game_id, seat, False)
+            table = self._cached(game_id)
+            if table is not None and seat in table.to_flip():
+                self.clocks.arm_round(table)  # their own flip timer again
+
+    async def disconnect(self, game_id: str, seat: int | None, key: Hashable = None) -> None:
+        """Uncount a connection of ``seat`` (the seat connection ``key`` is
+        counted at, if known); the last one publishes ``presence``."""
         if seat is None:
             self._watchers[game_id] -= 1
             if self._watchers[game_id] <= 0:
                 del self._watchers[game_id]
             await self._publish_watchers(game_id)
             return
+        counted = self._counted.get(game_id)
+        if key is not None and counted is not None and key in counted:
+            seat = counted.pop(key)
+            if not counted:
+                del self._counted[game_id]
         counter = self._online.setdefault(game_id, Counter())
         counter[seat] -= 1
         if counter[seat] <= 0:
@@ -135,6 +151,41 @@ class Presence:
                 del self._online[game_id]
             await self._publish_presence(game_id, seat, False)
             self.arm_gone(game_id, seat)
+
+    async def recount(self, game_id: str, key: Hashable, seat: int) -> bool:
+        """The connection ``key`` sits at ``seat`` (its socket's own word, at each
+        heartbeat): if it is counted at another seat, count it at ``seat``
+        instead (``presence`` published for both, as a disconnect and a connect
+        would).
+
+        Seating moves renumber the counts (:meth:`reseat`) and each socket follows
+        its seat on its own; should the two ever disagree (a socket counted with
+        a table from before a move this process had already numbered), the
+        player would be shown offline at their seat for the whole game.
+
+        Returns:
+            True if the connection was counted at another seat.
+        """
+        counted = self._counted.get(game_id, {}).get(key)
+        if counted is None or counted == seat:
+            return False
+        log.warning("a connection counted at another seat than its own: counted again",
+                    extra={"game": game_id, "counted": counted, "seat": seat})
+        # moved at once (nothing else runs in between), then said
+        self._counted[game_id][key] = seat
+        counter = self._online.setdefault(game_id, Counter())
+        counter[counted] -= 1
+        left = counter[counted] <= 0
+        if left:
+            del counter[counted]
+        counter[seat] += 1
+        first = counter[seat] == 1
+        if left:
+            await self._publish_presence(game_id, counted, False)
+            self.arm_gone(game_id, counted)
+        if first:
+            await self._came(game_id, seat)
+        return True
 
     # -- gone players ---------------------------------------------------------------
     def arm_gone(self, game_id: str, seat: int) -> None:
@@ -228,6 +279,9 @@ class Presence:
         counter = self._online.get(game_id)
         if counter is not None:
             self._online[game_id] = Counter({where.get(p, p): n for p, n in counter.items()})
+        counted = self._counted.get(game_id)
+        if counted is not None:
+            self._counted[game_id] = {k: where.get(p, p) for k, p in counted.items()}
         if game_id in self._gone:
             self._gone[game_id] = {where.get(p, p) for p in self._gone[game_id]}
         for origin, seats in self._remote_online.get(game_id, {}).items():

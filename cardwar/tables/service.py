@@ -490,15 +490,20 @@ class TableService:
         """The ``idle`` message of ``table`` (:meth:`Clocks.idle_message`)."""
         return self.clocks.idle_message(table)
 
-    async def connect(self, game_id: str, seat: int | None) -> None:
-        """A page connected (:meth:`Presence.connect`); in the lobby, activity."""
-        await self.presence.connect(game_id, seat)
+    async def connect(self, game_id: str, seat: int | None, key: Hashable = None) -> None:
+        """A page connected (:meth:`Presence.connect`; ``key``: its connection);
+        in the lobby, activity."""
+        await self.presence.connect(game_id, seat, key)
         self._touch(game_id)
 
-    async def disconnect(self, game_id: str, seat: int | None) -> None:
+    async def disconnect(self, game_id: str, seat: int | None, key: Hashable = None) -> None:
         """A page went away (:meth:`Presence.disconnect`); in the lobby, activity."""
-        await self.presence.disconnect(game_id, seat)
+        await self.presence.disconnect(game_id, seat, key)
         self._touch(game_id)
+
+    async def recount(self, game_id: str, key: Hashable, seat: int) -> bool:
+        """The connection ``key`` sits at ``seat`` now (:meth:`Presence.recount`)."""
+        return await self.presence.recount(game_id, key, seat)
 
     # -- lobbies that expire -------------------------------------------------------
     def _touch(self, game_id: str) -> None:

@@ -177,6 +177,8 @@ class Connection:
         self.closed = False
         #: the game's subscription, once serving
         self.sub: Subscription | None = None
+        #: True while presence counts this connection (from its connect to its disconnect)
+        self.counted = False
         self._send_lock = asyncio.Lock()
 
     async def send(self, table: Table, event: Message | None = None) -> None:
@@ -340,7 +342,8 @@ class Connection:
 
     async def ping(self) -> None:
         """Send the heartbeat's ``ping`` (called by the process's heartbeat clock); a
-        seat's is numbered, stamped just before it goes (after any frame ahead of it)."""
+        seat's is numbered, stamped just before it goes (after any frame ahead of it).
+        Then a seat's socket says where it sits (:meth:`recount`)."""
         with contextlib.suppress(Exception):  # a closing socket: its own task ends it
             if self.trips is None:
                 await self.send_text(PING)
@@ -348,6 +351,23 @@ class Connection:
             async with self._send_lock:
                 number = self.trips.ping(time.monotonic())
                 await self.ws.send_text(dumps({"type": "ping", "seq": None, "id": number}))
+        try:
+            await self.recount()
+        except Exception:  # the store away: the next heartbeat tries again
+            log.debug("recount failed in game %s", self.game_id, exc_info=True)
+
+    async def recount(self) -> None:
+        """The socket's own heartbeat is the truth for the seat connected here: the
+        seat it sits at on the table of now is the one presence counts
+        (:meth:`TableService.recount`), so a player is never shown offline at
+        their seat while their socket is open here."""
+        if self.seat is None or not self._secret_hash or self.closed or not self.counted:
+            return
+        table = await self.service.get(self.game_id)
+        if table is None or not self._still_mine(table):
+            return
+        self._reseat(table)
+        await self.service.recount(self.game_id, self, self.seat)
 
     async def burst(self) -> None:
         """A slap game's seated page: :data:`BURST` numbered pings :data:`BURST_GAP`
@@ -516,7 +536,8 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
         # first, so the page's own snapshot shows it online (and back if gone)
         table = await service.get(table.id) or table
         conn._reseat(table)
-        await service.connect(table.id, conn.seat)
+        await service.connect(table.id, conn.seat, conn)
+        conn.counted = True
         try:
             last = await conn.catch_up(table, _since(ws))
             sub.start_after(last)
@@ -549,4 +570,5 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
                 pump.cancel()  # it logs its own failures (and closes the socket)
                 with contextlib.suppress(asyncio.CancelledError):
                     await pump
-            await service.disconnect(table.id, conn.seat)
+            conn.counted = False
+            await service.disconnect(table.id, conn.seat, conn)

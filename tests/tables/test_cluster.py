@@ -342,6 +342,33 @@ async def test_presence_said_in_the_lobby_and_heard_after_the_start_is_put_right
         await _close(a, b)
 
 
+async def test_a_connection_counted_at_another_seat_is_counted_at_its_own(tmp_path):
+    # the chaos soak (after the Redis fixes): a connected player shown offline at
+    # their seat by both processes. Bob's socket on b took its seat from the lobby's
+    # table, and b numbered the start (seed "war": seating [1, 0]) before it counted
+    # him: counted at seat 1 (Ann's now), nobody at Bob's seat 0. The socket's own
+    # heartbeat says where it sits (recount), and both processes follow.
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub, testing_seed="war", testing_stacked_deck=False)
+    try:
+        gid = await _lobby_of_two(a)
+        async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+            lobby = await b.get(gid)
+            assert lobby is not None
+            await a.start(gid, 0)
+            assert (await b.get(gid)).seating() == [1, 0]  # type: ignore[union-attr]
+            bob = object()  # his connection
+            await b.connect(gid, 1, bob)  # his lobby seat, numbered after the move
+            assert a.online(gid) == b.online(gid) == {1}
+            assert await b.recount(gid, bob, 1) is False  # nothing to do when it agrees
+            assert await b.recount(gid, bob, 0) is True  # his heartbeat: he sits at 0
+            assert a.online(gid) == b.online(gid) == {0}
+            await b.disconnect(gid, 1, bob)  # a socket names its seat: the counted one goes
+            assert a.online(gid) == b.online(gid) == set()
+    finally:
+        await _close(a, b)
+
+
 @pytest.mark.parametrize("seed", range(4))
 async def test_a_follower_arms_the_timers_the_process_that_played_arms(tmp_path, seed):
     """What events trigger is decided once (cardwar/tables/triggers.py): the process
