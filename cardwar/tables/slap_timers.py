@@ -37,7 +37,7 @@ from .slap_kind import SlapKind, computer_slap, poll
 from .table import Table
 from .timers import Timers
 
-__all__ = ["SlapTimers", "computer_played"]
+__all__ = ["SlapTimers", "computer_played", "pending"]
 
 log = logging.getLogger("cardwar.tables")
 
@@ -49,6 +49,19 @@ def computer_played(table: Table, seat: int) -> bool:
     """True when the computer plays ``seat`` (a computer's, its player left or
     was handed over), or the game is fast-forwarded."""
     return table.record.seats[seat].kind in ("computer", "left") or table.skipping
+
+
+def pending(table: Table, seat: int, pile: int) -> bool:
+    """True while the computer's slap for ``seat`` on ``pile`` is still to come.
+
+    A fired timer waits for the table's lock; a change applied meanwhile arms the
+    same slap again (:meth:`SlapTimers.after` re-arms every intent not yet
+    slapped). Whichever runs second finds its intent gone and does nothing, so a
+    computer slaps a pile once (RULES.md 11.5: one slap per player per pile).
+    """
+    kind = table.kind
+    return isinstance(kind, SlapKind) and any(
+        i.seat == seat and i.pile == pile for i in kind.intents)
 
 
 class SlapTimers:
@@ -99,6 +112,8 @@ class SlapTimers:
 
             def slap(t: Table, seat: int = seat, pile: int = pile,
                      reaction: int = reaction) -> bool:
+                if not pending(t, seat, pile):
+                    return False  # slapped already: armed again while this one waited
                 return computer_slap(t, seat, pile, reaction)
 
             self.timers.arm(key, put + reaction / 1000 - now,

@@ -24,7 +24,7 @@ from cardwar.tables.records import StoredEvent
 from cardwar.tables.replay import game_record
 from cardwar.tables.slap_judge import WINDOW
 from cardwar.tables.slap_kind import SlapKind, table_options
-from cardwar.tables.slap_timers import computer_played
+from cardwar.tables.slap_timers import SlapTimers, computer_played
 from cardwar.tables.slap_timing import SlapTiming
 
 HANDS = "2C JC 9H 3S / 2D 4H 8S 6D"
@@ -105,6 +105,53 @@ def test_the_quicker_reaction_takes_the_double_though_it_arrives_later():
     assert kind.judged[1] == {"seat": 0, "pile": 2, "at": 2, "verdict": "too_late",
                               **timing.json()}
     assert kind.judged[0]["reaction"] == 300
+
+
+class HeldTimers:
+    """Timers whose jobs a test runs by hand; cancelling spares a job that fired
+    already (it is waiting for the table's lock)."""
+
+    def __init__(self) -> None:
+        self.jobs: list = []
+
+    def arm(self, key: str, delay: float, job) -> None:
+        self.jobs.append(job)
+
+    def cancel(self, key: str) -> None:
+        pass
+
+
+@pytest.mark.anyio
+async def test_a_computer_slaps_a_pile_once_though_its_timer_is_armed_again_meanwhile():
+    """The computer's timer on a double fires and waits for the table; a change
+    applied meanwhile arms the same slap again. The computer slaps the pile once
+    (RULES.md 11.5), not twice: a player saw "… against Computer 2 (821 ms),
+    Computer 2 (821 ms)", and the record had the two same slaps."""
+    clock = Clock()
+    t = _table(clock)
+    t.flip(0)
+    clock.now += 1.0
+    t.flip(1)  # 2D on 2C: a double, pile 2
+    kind = t.kind
+    assert isinstance(kind, SlapKind)
+    (computer,) = [i for i in kind.intents if i.seat == 1]  # every seat draws; 1 is played
+    assert computer.pile == 2
+    timers = HeldTimers()
+
+    async def apply(game_id: str, action):
+        return action(t)
+
+    slaps = SlapTimers(timers, apply, clock)  # type: ignore[arg-type]
+    slaps.after(t, [], here=True)  # armed after the card was put down: fires, waits
+    slaps.after(t, [], here=True)  # a change meanwhile arms it again
+    assert slaps.armed_slaps == 2
+    clock.now += computer.reaction / 1000
+    for job in timers.jobs:
+        await job()
+    clock.now += WINDOW
+    slap_kind.poll(t)
+    assert [(j["seat"], j["pile"]) for j in kind.judged] == [(1, 2)]
+    assert kind.command_args() == ["--slaps", "2:1"]
 
 
 def test_a_wrong_slap_burns_at_once_and_an_empty_pile_slap_changes_nothing():
