@@ -4,6 +4,7 @@
   an in-process server with the stacked deck and a quick computer.
 * ``serve(port, db)``: a real ``cardwar serve`` process, to stop and start again.
 * ``open_page``, ``create_game``, ``battles``, ``serious_axe_violations``.
+* ``settle(page)``: wait until the page's animations and transitions are over.
 """
 
 from __future__ import annotations
@@ -105,6 +106,19 @@ def serve(port: int, db: str) -> subprocess.Popen:
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("cardwar serve did not start")
+
+
+#: JavaScript: resolves once every finite animation and transition on the page
+#: is over (an endless one, e.g. a pulsing hint, is left running)
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))).then(() => true)"""
+
+
+def settle(page) -> None:
+    """Wait until ``page``'s finite animations and CSS transitions have ended
+    (e.g. before axe-core checks colours that are still fading in)."""
+    page.evaluate(SETTLED)
 
 
 def serious_axe_violations(page, axe_source) -> list[dict]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import signal
-import time
 
 import pytest
 from babel import Locale
+from playwright.sync_api import expect
 
 from .helpers import (
     battles,
@@ -19,6 +19,7 @@ from .helpers import (
     open_page,
     serious_axe_violations,
     serve,
+    settle,
     start_play_server,
 )
 
@@ -197,8 +198,9 @@ def test_game_page_has_no_serious_axe_violation(browser, stacked_server, axe_sou
         assert a.evaluate("document.activeElement.id") == "my-pile"  # focus stays on the pile
         found["table"] = serious_axe_violations(a, axe_source)
         a.keyboard.press("Enter")
-        a.wait_for_selector("#end:not([hidden])")
-        a.wait_for_timeout(1000)
+        expect(a.locator("#end")).to_be_visible()
+        expect(a.locator("#game")).to_have_attribute("data-status", "over")
+        settle(a)  # nothing is still fading in
         found["end"] = serious_axe_violations(a, axe_source)
         # reduced motion: the pot is not slid away, the cards just fade a little
         assert a.locator(".tplay--taken").count() == 0
@@ -250,6 +252,8 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
     ctx_a, a = open_page(browser)
     ctx_b, b = open_page(browser, width=360)
     ctx_c, c = open_page(browser)
+    for p in (a, b):  # a clock the test may run ahead (it flows as the real one)
+        p.clock.install()
     try:
         url = create_game(a, idle_server, nickname="Ann")
         # the Share button only shows where the browser can share
@@ -274,8 +278,8 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         assert c.locator("#watching-note").is_visible()
         assert "You are watching this game." in c.locator("#watching-note").inner_text()
         assert "4 seconds" in a.locator("#flip-help").inner_text()
-        # nobody has flipped: no clock, nothing happens by itself
-        time.sleep(1.5)
+        # nobody has flipped: no clock (the service starts none before the first
+        # flip, tests/tables/test_service.py), so none is shown
         assert battles(a) == 0 and a.locator("#idle-note").is_hidden()
         a.locator("#my-pile").click()
         b.wait_for_function("/Flipping for you in \\d s/.test("
@@ -294,9 +298,11 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
             flip_piles(a, b)
             next_battle_or_end(a, before)
         for p in (a, b):
-            p.wait_for_selector("#end:not([hidden])")
-            time.sleep(2.5)  # longer than the pick-up animation's delay
-            assert p.locator(".tplay--taken, .tplay--taken-still").count() == 0
+            expect(p.locator("#end")).to_be_visible()
+            # the page's clock run past the pick-up's delay (1.6 s) and slide (0.75 s):
+            # the last battle's cards stay on the table for the end screen
+            p.clock.run_for(2500)
+            expect(p.locator(".tplay--taken, .tplay--taken-still")).to_have_count(0)
             assert p.locator(".tseat .tplay .pcard").count() >= 2  # the deciding cards
             end = p.locator("#end").inner_text()
             assert "Placings" in end and "went out in battle" in end
