@@ -4,6 +4,7 @@
   an in-process server with the stacked deck and a quick computer.
 * ``serve(port, db)``: a real ``cardwar serve`` process, to stop and start again.
 * ``open_page``, ``create_game``, ``battles``, ``serious_axe_violations``.
+* ``wait_revealed(page)``: wait until the last battle's result is shown.
 * ``settle(page)``: wait until the page's animations and transitions are over.
 """
 
@@ -19,6 +20,7 @@ import urllib.request
 from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -67,6 +69,13 @@ ENDED = ("document.getElementById('game').dataset.status === 'over' || "
 def game_ended(page) -> bool:
     """Whether ``page``'s game is over (see ``ENDED``)."""
     return bool(page.evaluate(ENDED))
+
+
+def wait_revealed(page) -> None:
+    """Wait until ``page`` shows its last battle's result: a peace shows the counts
+    from before it until its face-down cards turn (state.js ``shownCounts``), and
+    its result (``#summary``) only once they have."""
+    expect(page.locator("#summary")).to_have_text(re.compile(r"\S"))
 
 
 def flip_piles(*pages) -> None:

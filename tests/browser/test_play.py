@@ -21,6 +21,7 @@ from .helpers import (
     serve,
     settle,
     start_play_server,
+    wait_revealed,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -153,6 +154,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
             flip_piles(a, b)
             next_battle_or_end(a, before)
             next_battle_or_end(b, before)
+        wait_revealed(a)  # a peace's counts are the new ones once its cards turn
         a.locator("#my-pile").click()  # Ann has flipped for battle 4; Bea has not
         b.wait_for_selector(f".tseat[data-seat='{ann}'] .tseat__state--ready")
         counts = a.locator(".pile__count").all_inner_texts()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -18,6 +19,7 @@ from .helpers import (
     serious_axe_violations,
     serve,
     start_play_server,
+    wait_revealed,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -34,23 +36,14 @@ def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
     base = f"http://127.0.0.1:{port}"
     proc = serve(port, db)
     ctx, a = open_page(browser)
+    a.clock.install()  # a clock the test may run ahead (it flows as the real one)
     try:
         create_game(a, base, seats={1: "computer"})  # no lobby: it starts at once
         a.wait_for_selector("#my-pile")
         for n in (1, 2):
             a.locator("#my-pile").click()
             a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
-        # a peace shows the counts from before it until its cards turn: read them
-        # once they have held still longer than any peace is held (4.5 s)
-        a.wait_for_function("""() => {
-            const t = [...document.querySelectorAll('.pile__count')]
-                .map((e) => e.textContent).join('|');
-            if (window.__counts !== t) {
-                window.__counts = t;
-                window.__since = performance.now();
-            }
-            return performance.now() - window.__since > 5000;
-        }""", polling=200, timeout=30000)
+        wait_revealed(a)  # a peace's counts are the new ones once its cards turn
         counts = a.locator(".pile__count").all_inner_texts()
 
         proc.send_signal(signal.SIGKILL)
@@ -58,8 +51,10 @@ def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
         a.wait_for_selector("#conn-notice:not([hidden])")
         assert "Reconnecting" in a.locator("#conn-notice").inner_text()
         proc = serve(port, db)
-        # no reload: the page comes back by itself, at the same battle
-        a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
+        # no reload: the page comes back by itself, at the same battle, at its next
+        # attempt (the clock run past the longest wait between two, 15 s)
+        a.clock.run_for(15_000)
+        expect(a.locator("#conn-notice")).to_be_hidden()
         assert battles(a) == 2 and a.locator(".pile__count").all_inner_texts() == counts
         a.locator("#my-pile").click()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
