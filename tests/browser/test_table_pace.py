@@ -327,6 +327,7 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
     start button; Cy, who came third, and Dee, a newcomer taking a seat afterwards,
     wait for him. Leaving the lobby asks its own question (nothing is played yet)."""
     ctx_a, a = open_page(browser)
+    a.clock.install()  # a clock the test may run ahead (it flows as the real one)
     ctx_b, b = open_page(browser, locale="de-DE")
     ctx_c, c = open_page(browser, locale="es-ES")
     ctx_d, d = open_page(browser, locale="pl-PL")
@@ -347,9 +348,13 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
                 dialog.accept()
 
         a.on("dialog", answer)
-        a.locator("#leave").dblclick()  # a double click asks once, even answered no
-        a.wait_for_timeout(1000)
+        with a.expect_event("dialog"):
+            a.locator("#leave").dblclick()  # a double click asks once, even answered no
+        # both clicks are handled before this round trip: a second question would
+        # have come first (its dialog event before the answer)
+        a.evaluate("() => new Promise(requestAnimationFrame)")
         assert len(asked) == 1 and a.locator("#leave").is_visible()
+        a.clock.run_for(1_000)  # later (an answer keeps the button quiet for 0.5 s)
         a.locator("#leave").dblclick()
         b.wait_for_selector("#start-game")  # Bob may start now
         assert asked == ["Leave this table? The game has not started: your seat becomes "
@@ -370,8 +375,8 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
         assert names[:3] == ["Bob", "Cy", "Dee"]
         # Dee thinks again: the Polish lobby's question, dismissed
         d.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-        d.locator("#leave").click()
-        d.wait_for_timeout(200)
+        with d.expect_event("dialog"):
+            d.locator("#leave").click()
         assert asked[2] == ("Opuścić ten stół? Gra jeszcze się nie zaczęła: twoje miejsce "
                             "zwolni się dla innego gracza.")
         b.locator("#start-game").click()
