@@ -31,13 +31,16 @@ $(SIM_STAMP): $(STAMP) requirements-sim.lock
 # which holds the other two), installed by the dev lock's uv (a tenth of pip's
 # time: parallel downloads, a shared cache), itself installed by pip from its
 # entry in that lock (hash-checked too). cardwar is built with the locked
-# setuptools and Babel, as make dist does.
+# setuptools and Babel, as make dist does. That one pip install is told -qq
+# (errors only): a machine's pip.conf may name indexes or --find-links folders
+# that lack uv, and pip warns of each ("Location ... is ignored") although it
+# finds uv elsewhere; a failure (a hash, no uv anywhere) is still an error.
 UV_PIP := $(BIN)/uv pip install -q --python $(BIN)/python
 $(DEV_STAMP): requirements-dev.lock pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements-dev.lock \
 		> $(VENV)/uv.lock.txt
-	$(PIP) -r $(VENV)/uv.lock.txt
+	$(PIP) -q -r $(VENV)/uv.lock.txt
 	$(UV_PIP) --require-hashes -r requirements-dev.lock
 	$(UV_PIP) --no-deps --no-build-isolation -e .
 	touch $(STAMP) $(SIM_STAMP) $(DEV_STAMP)
