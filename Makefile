@@ -120,8 +120,8 @@ test: install-dev axe
 # What .ci/run runs: make test, with the web tests on the lowest versions
 # beside the browser tests.
 ci: install-dev axe
-	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
-	$(CHECKS) pytest-browser test-lowest
+	$(CHECKS) PYTEST_OPTS=--durations=25 lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) PYTEST_OPTS=--durations=25 pytest-browser test-lowest
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it), every test but the browser's
@@ -129,9 +129,13 @@ ci: install-dev axe
 # (Playwright's event loop and asyncio tests do not mix in one process), on
 # workers of their own, after them.
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
-# leaves empty is no failure).
+# leaves empty is no failure); PYTEST_OPTS adds options (make ci: the slowest
+# tests' durations). The browser tests mostly wait (for a page, a server's
+# pace, an animation: a round of them on two workers used a third of one
+# core), so they get twice as many workers as there are cores.
 PYTEST_WORKERS ?= 2
-BROWSER_WORKERS ?= 2
+BROWSER_WORKERS ?= 4
+PYTEST_OPTS ?=
 pytest: pytest-main
 	$(MAKE) --no-print-directory INSTALLED= pytest-browser
 
@@ -140,11 +144,11 @@ numba-cache: $(INSTALLED)
 		from cardwar.engine.battles.simulate import play_games; play_games(PEACE, 2, 1)"
 
 pytest-main: $(INSTALLED) numba-cache
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_OPTS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 pytest-browser: $(INSTALLED)
-	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_OPTS) -m browser \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 # The web tests on the lowest versions pyproject.toml allows for the site and
@@ -157,7 +161,7 @@ test-lowest: $(INSTALLED)
 	$(BIN)/uv venv -q --python $(BIN)/python $(LOWEST)
 	$(BIN)/uv pip install -q --python $(LOWEST)/bin/python --require-hashes --no-build \
 		-r requirements-lowest.lock
-	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(LOWEST_WORKERS) \
+	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(LOWEST_WORKERS) $(PYTEST_OPTS) \
 		tests/web --ignore=tests/web/test_stats.py
 
 bench: install-sim
