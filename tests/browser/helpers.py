@@ -106,7 +106,7 @@ def serve(port: int, db: str) -> subprocess.Popen:
         [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--database", db],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a bound: a loaded CI machine took over 30 s
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -34,7 +35,7 @@ def _start_against_the_computer(page, base: str, locale: str) -> None:
     form.locator('input[name="nickname"]').fill("Ann")
     form.locator('button[type="submit"]').click()
     page.wait_for_url(re.compile(rf".*/{locale}/g/[A-Za-z0-9_-]{{16}}$"))
-    page.wait_for_selector("#turn:not([hidden])")  # against the computer: no lobby
+    expect(page.locator("#turn")).to_be_visible()  # against the computer: no lobby
 
 
 def _play_to_the_end(page) -> None:

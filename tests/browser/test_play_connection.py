@@ -74,13 +74,13 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
     try:
         url = create_game(a, server, nickname="Ann")
         join_game(b, url, "Bob")
-        a.wait_for_function("document.getElementById('seat-list').textContent.includes('Bob')")
+        expect(a.locator("#seat-list")).to_contain_text("Bob")
         a.locator("#start-game").click()
         a.wait_for_selector("#my-pile")
         b.wait_for_selector("#my-pile")
         bob = b.locator(".tseat--you").get_attribute("data-seat")  # drawn by the seed
         c.goto(url)  # a spectator: Ann sees "1 person is watching"
-        a.wait_for_selector("#watchers:not([hidden])")
+        expect(a.locator("#watchers")).to_be_visible()
         for n in (1, 2):
             a.locator("#my-pile").click()
             b.locator("#my-pile").click()
@@ -90,7 +90,7 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
 
         ctx_a.set_offline(True)
         # at once, not after a heartbeat timeout
-        a.wait_for_selector("#conn-notice:not([hidden])", timeout=2000)
+        expect(a.locator("#conn-notice")).to_be_visible(timeout=2000)
         assert "Reconnecting" in a.locator("#conn-notice").inner_text()
         other = a.locator(f".tseat[data-seat='{bob}'] .presence")
         assert "presence--unknown" in (other.get_attribute("class") or "")
@@ -111,7 +111,7 @@ def test_going_offline_shows_the_notice_and_marks_what_may_be_stale(browser, ser
         ctx_a.set_offline(False)
         a.wait_for_selector("#conn-notice", state="hidden", timeout=10000)
         a.wait_for_selector(f".tseat[data-seat='{bob}'] .presence--on")
-        a.wait_for_selector("#watchers:not([hidden])")
+        expect(a.locator("#watchers")).to_be_visible()
         assert a.locator(".presence--unknown").count() == 0
         assert battles(a) == 2
         assert a.locator("#my-pile").get_attribute("aria-disabled") == "false"
