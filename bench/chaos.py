@@ -18,20 +18,26 @@ and the games still running are finished by auto-flip
 It prints one line (and, with ``--json FILE``, writes the figures)::
 
     chaos seed=… games=24 seconds=300 faults=17 (kill 3, …): finished 70 = replay 70,
-    seq gaps 0, doubled battles 0, lost flips 0, unsent stored flips 0, shown offline 0,
-    wrong seat 0, never saw end 0, stuck 0, 5xx 0, tracebacks outside faults 0
+    seq gaps 0, doubled battles 0, lost flips 0 (+2 sent unanswered at faults),
+    unsent stored flips 0, shown offline >5s 0, wrong seat 0, never saw end 0, stuck 0,
+    lobbies left 0, 5xx 0 (+1 handshakes cut by SIGTERM), tracebacks outside faults 0
 
 * ``= replay``: the stored battles and result equal ``cardwar play --seed`` of
   the revealed seed, and so does every battle each page saw;
 * ``seq gaps`` / ``doubled battles``: a page saw an event number skipped (or
   repeated) or a battle twice; the store holds a battle twice or misses a number;
 * ``lost flips``: a flip by hand a page sent and saw answered that the store
-  lacks; ``unsent stored flips``: a flip by hand stored that its page never sent;
+  lacks; apart from them, ``sent unanswered at faults``: flips a page sent
+  that got no answer and are not stored (on their way when a socket or a
+  process died: the server may never have had them; the person taps again);
+  ``unsent stored flips``: a flip by hand stored that its page never sent;
 * ``shown offline``: a page showing a player offline for more than ``--grace``
   seconds while both had been connected all that time;
 * ``wrong seat``: a player's page shown another seat than its table seat;
 * ``never saw end``: a page (player or spectator) of a finished game that
-  never got ``over``; ``stuck``: a game not over at the end;
+  never got ``over``; ``stuck``: a game not over at the end; ``lobbies
+  left``: a game not over whose lobby a player left before the start (here
+  nobody sits down again: counted apart from stuck);
 * ``5xx``: HTTP answers (and refused handshakes) of 500 and more; apart from
   them, the handshakes uvicorn answers 500 because SIGTERM came while they
   were on their way (its graceful shutdown does so; the page connects again);
@@ -244,9 +250,12 @@ class Run:
             f" faults={sum(kinds.values())} ({faults}):"
             f" finished {checked['finished']} = replay {checked['replay']},"
             f" seq gaps {figures['seq_gaps']}, doubled battles {figures['doubled_battles']},"
-            f" lost flips {checked['lost_flips']}, unsent stored flips {checked['unsent_flips']},"
-            f" shown offline {c.offline_shown}, wrong seat {c.wrong_seat},"
+            f" lost flips {checked['lost_flips']}"
+            f" (+{checked['unanswered_flips']} sent unanswered at faults),"
+            f" unsent stored flips {checked['unsent_flips']},"
+            f" shown offline >{a.grace:g}s {c.offline_shown}, wrong seat {c.wrong_seat},"
             f" never saw end {checked['never_saw_end']}, stuck {checked['stuck']},"
+            f" lobbies left {checked['lobbies_left']},"
             f" 5xx {server_errors} (+{len(at_stop)} handshakes cut by SIGTERM),"
             f" tracebacks outside faults {outside}")
         return figures

@@ -47,8 +47,8 @@ def check_games(games: list[Game], events: dict[str, list[tuple[int, str, dict]]
                 ) -> dict[str, int]:
     """Compare every game's store, pages and result with the replay of its seed."""
     out = {"finished": 0, "replay": 0, "store_gaps": 0, "store_doubled": 0, "lost_flips": 0,
-           "unsent_flips": 0, "pages_differ": 0, "never_saw_end": 0, "stuck": 0,
-           "flips_sent": 0}
+           "unanswered_flips": 0, "unsent_flips": 0, "pages_differ": 0, "never_saw_end": 0,
+           "stuck": 0, "lobbies_left": 0, "flips_sent": 0}
     for game in games:
         stored = events.get(game.id, [])
         seqs = [s for s, _, _ in stored]
@@ -68,10 +68,16 @@ def check_games(games: list[Game], events: dict[str, list[tuple[int, str, dict]]
                 continue
             mine = by_hand.get(seat, set())
             out["lost_flips"] += len(page.answered - mine)
+            # sent, never answered, not stored: on its way when a socket or a
+            # process died (a fault), so perhaps never received
+            out["unanswered_flips"] += len(page.sent - page.answered - mine)
             out["unsent_flips"] += len(mine - page.sent)
         over = next((d for _, t, d in stored if t == "over"), None)
         if over is None:
-            out["stuck"] += 1
+            kinds = [t for _, t, _ in stored]
+            left = "left" in kinds[:kinds.index("started")] if "started" in kinds \
+                else "left" in kinds
+            out["lobbies_left" if left else "stuck"] += 1  # nobody sits down again
             continue
         out["finished"] += 1
         out["never_saw_end"] += sum(not p.saw_end for p in game.pages)

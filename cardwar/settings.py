@@ -68,6 +68,9 @@ class Settings(BaseSettings):
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
         testing_seed: test-only: the seed of every new game, so its seating is
             known (never in production).
+        testing_slap_online: test-only: tables of the slap games (ers, slapjack)
+            may be created online before their variants are (``online=False``:
+            their page is not finished).
     """
 
     model_config = SettingsConfigDict(env_prefix="CARDWAR_", extra="ignore")
@@ -99,6 +102,7 @@ class Settings(BaseSettings):
     commit: str | None = None
     testing_stacked_deck: bool = False
     testing_seed: str | None = None
+    testing_slap_online: bool = False
 
     @field_validator("allowed_hosts")
     @classmethod

@@ -20,6 +20,10 @@ from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
 from redis.exceptions import RedisError
 
+#: What a Redis command raises while Redis is away: redis-py's errors, the socket's,
+#: and RuntimeError from a transport that uvloop already closed.
+REDIS_DOWN: tuple[type[Exception], ...] = (RedisError, OSError, RuntimeError)
+
 log = logging.getLogger("cardwar.bus")
 
 #: Most buckets :class:`LocalLimiter` keeps (the least recently used go first).
@@ -97,7 +101,7 @@ class RedisLimiter:
         try:
             wait = await self._script(keys=[f"{self.prefix}limit:{key}"],
                                       args=[interval, round(period * 1_000_000)])
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             if not self._failing:
                 log.warning("redis limits unavailable: counting in this process",
                             extra={"error": repr(exc)})

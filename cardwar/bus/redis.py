@@ -25,7 +25,11 @@ Publishing never waits for Redis: messages go into an outbox that one task
 sends, in order, as pipelines of ``PUBLISH`` commands (everything queued
 while the previous pipeline was on its way goes in the next one). So a busy
 process makes a few round trips per tick of its event loop, not one per
-event, and never needs more than one connection for it.
+event, and never needs more than one connection for it. A pipeline Redis
+refuses (down, restarting, out of memory) is kept and sent again, with
+backoff, before anything queued after it; the outbox holds at most
+:data:`OUTBOX_CAP` messages (then the oldest go, and presence is said again
+once Redis takes messages again).
 
 Payload on the wire: ``{"o": <process id>, "m": <message>}`` as JSON, or
 ``{"o": <process id>, "c": "hello"}``.
@@ -46,7 +50,6 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 
 from .base import (
     Hooks,
@@ -56,7 +59,7 @@ from .base import (
     add_subscription,
     drop_subscription,
 )
-from .limits import Limiter, RedisLimiter
+from .limits import REDIS_DOWN, Limiter, RedisLimiter
 from .slots import RedisSlots
 
 log = logging.getLogger("cardwar.bus")
@@ -66,6 +69,11 @@ IDLE_POLL = 0.05
 
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
+
+#: Most messages kept while Redis refuses them (sent, in order, once it takes them
+#: again); past it the oldest are dropped and this process says its presence
+#: again once Redis is back (events are in the store: the others fill the gap).
+OUTBOX_CAP = 20_000
 
 #: Seconds between reads of the store for missed events while Redis is unreachable.
 POLL_WHILE_LOST = 1.0
@@ -92,6 +100,13 @@ def client(url: str, **options: Any) -> aioredis.Redis:
                              socket_timeout=SOCKET_TIMEOUT,
                              socket_connect_timeout=SOCKET_TIMEOUT,
                              socket_keepalive=True, **options)
+
+
+def _quiet(task: asyncio.Task[None]) -> None:
+    """Done callback of a task whose failure only means Redis is away (tried again
+    at the next reconnect)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("redis unsubscribe failed", extra={"error": repr(task.exception())})
 
 
 class RedisBus:
@@ -138,6 +153,8 @@ class RedisBus:
         self.reconnects = 0
         self._outbox: list[tuple[str, str]] = []
         self._publish_failing = False
+        #: True once messages were dropped from a full outbox (presence to say again)
+        self._overflowed = False
         self._sender: asyncio.Task[None] | None = None
         #: True while the listener is cut off from Redis (events are being missed)
         self.lost = False
@@ -146,6 +163,9 @@ class RedisBus:
         self._back: asyncio.Task[None] | None = None
         #: games whose subscription Redis confirmed (a second confirmation: a reconnect)
         self._confirmed: set[str] = set()
+        #: channels to subscribe whose SUBSCRIBE failed (Redis away): tried again
+        #: once the listener is back and every :data:`POLL_WHILE_LOST` seconds
+        self._unsubscribed: set[str] = set()
 
     def attach(self, hooks: Hooks) -> None:
         """Connect the bus to its owner (the table service): see :class:`~cardwar.bus.Hooks`."""
@@ -159,7 +179,8 @@ class RedisBus:
         """True while this process has a subscriber for ``game_id`` and its
         listener is connected: while Redis is unreachable, events of the other
         processes are missed, so no cached table is to be trusted."""
-        return game_id in self._subs and not self.lost
+        return (game_id in self._subs and not self.lost
+                and self.channel(game_id) not in self._unsubscribed)
 
     # -- publishing --------------------------------------------------------
     async def publish(self, game_id: str, message: Message) -> None:
@@ -175,26 +196,49 @@ class RedisBus:
     def _send(self, game_id: str, payload: str) -> None:
         """Queue ``payload`` for ``game_id``'s channel (see the module docstring)."""
         self._outbox.append((self.channel(game_id), payload))
+        if len(self._outbox) > OUTBOX_CAP:
+            del self._outbox[:len(self._outbox) - OUTBOX_CAP]
+            if not self._overflowed:
+                log.warning("redis outbox full: oldest messages dropped",
+                            extra={"cap": OUTBOX_CAP})
+            self._overflowed = True
         if (self._sender is None or self._sender.done()) and not self._closed:
             self._sender = asyncio.create_task(self._send_all(), name="redis-bus-sender")
 
     async def _send_all(self) -> None:
-        while self._outbox:
+        """Send the outbox in pipelines, in order; a pipeline Redis refuses goes
+        back to the front and is tried again after a backoff (until :meth:`close`)."""
+        failures = 0
+        while self._outbox and not self._closed:
             batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
                     await pipe.execute()
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # noqa: BLE001 - Redis away or refusing: later
                 if not self._publish_failing:  # once per outage
                     log.warning("redis publish failed", extra={"messages": len(batch),
                                                                "error": repr(exc)})
                 self._publish_failing = True
-            else:
-                if self._publish_failing:
-                    log.info("redis publish back")
+                # first out again, before what was queued meanwhile; a full outbox
+                # drops the oldest (see _send)
+                self._outbox[:0] = batch
+                if len(self._outbox) > OUTBOX_CAP:
+                    del self._outbox[:len(self._outbox) - OUTBOX_CAP]
+                    self._overflowed = True
+                failures += 1
+                await asyncio.sleep(self._backoff.compute(failures))
+                continue
+            failures = 0
+            if self._publish_failing:
+                log.info("redis publish back")
                 self._publish_failing = False
+            if self._overflowed and not self._outbox:
+                self._overflowed = False  # what was dropped: presence said again
+                if self._back is None or self._back.done():
+                    self._back = asyncio.create_task(self._say_again(),
+                                                     name="redis-bus-back")
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager
@@ -210,7 +254,7 @@ class RedisBus:
                 if self._hooks.on_unfollow is not None:
                     self._hooks.on_unfollow(game_id)
                 if not self._closed:
-                    with contextlib.suppress(RedisError, OSError):
+                    with contextlib.suppress(Exception):  # Redis away: see _unlisten
                         await self._unlisten(game_id)
 
     def subscribers(self, game_id: str) -> int:
@@ -225,7 +269,7 @@ class RedisBus:
         try:
             await self._redis.set(self._alive_key(self.origin), "1",
                                   px=max(1, int(self.liveness_ttl * 1000)))
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             log.warning("redis liveness refresh failed", extra={"error": repr(exc)})
 
     async def _keep_alive(self) -> None:
@@ -250,7 +294,7 @@ class RedisBus:
                 for origin in ordered:
                     pipe.exists(self._alive_key(origin))
                 found = await pipe.execute()
-        except (RedisError, OSError):
+        except REDIS_DOWN:
             return set(origins)
         return heard | {o for o, n in zip(ordered, found, strict=True) if n}
 
@@ -265,6 +309,8 @@ class RedisBus:
                 for subs in list(self._subs.values()):
                     for sub in subs:
                         sub.resync()
+            elif self._unsubscribed:
+                await self._subscribe_again()
 
     async def _listen(self, game_id: str) -> None:
         if self._keep_alive_task is None and not self._closed:
@@ -276,19 +322,52 @@ class RedisBus:
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
-                try:  # before the reader starts: see _own_channel
-                    await self._pubsub.subscribe(self._own_channel())
-                except (RedisError, OSError) as exc:  # the reader retries on reconnect
-                    log.warning("redis subscribe failed", extra={"error": repr(exc)})
-            try:
-                await self._pubsub.subscribe(self.channel(game_id))
-            except (RedisError, OSError) as exc:  # the reader retries on reconnect
-                log.warning("redis subscribe failed", extra={"game": game_id,
-                                                             "error": repr(exc)})
+                # before the reader starts: see _own_channel
+                await self._subscribe_channel(self._own_channel())
+            await self._subscribe_channel(self.channel(game_id))
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
         # ask the other processes who is connected there (they answer with presence)
         self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
+
+    async def _subscribe_channel(self, channel: str) -> bool:
+        """SUBSCRIBE to ``channel`` (under ``_sub_lock``); True if it was sent.
+
+        A SUBSCRIBE that fails (Redis away; on a link already closed, uvloop's
+        transport raises RuntimeError) is not dropped: redis-py subscribes again
+        on reconnect only to the channels whose SUBSCRIBE went through, so the
+        channel waits in ``_unsubscribed`` until :meth:`_subscribe_again` sends it.
+        """
+        try:
+            await self._pubsub.subscribe(channel)
+        except asyncio.CancelledError:
+            self._unsubscribed.add(channel)
+            raise
+        except Exception as exc:  # noqa: BLE001 - any transport error: try again later
+            if channel not in self._unsubscribed:
+                log.warning("redis subscribe failed", extra={"channel": channel,
+                                                             "error": repr(exc)})
+            self._unsubscribed.add(channel)
+            return False
+        self._unsubscribed.discard(channel)
+        return True
+
+    async def _subscribe_again(self) -> None:
+        """Send the SUBSCRIBEs that failed (see :meth:`_subscribe_channel`) for the
+        channels still wanted; their confirmations resync the games' subscriptions
+        from the store, and each game's ``hello`` asks the others who is connected."""
+        async with self._sub_lock:
+            if self._pubsub is None:
+                return
+            wanted = {self._own_channel()} | {self.channel(g) for g in self._subs}
+            self._unsubscribed &= wanted
+            own = self._own_channel()  # first: see _own_channel
+            for channel in sorted(self._unsubscribed, key=lambda c: (c != own, c)):
+                if not await self._subscribe_channel(channel):
+                    return  # still away: the next poll tries again
+                if channel != own:
+                    game_id = channel[len(self.prefix) + 2:]
+                    self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
 
     def _own_channel(self) -> str:
         """This process's own channel, subscribed for as long as the listener runs.
@@ -305,6 +384,7 @@ class RedisBus:
         async with self._sub_lock:
             if self._pubsub is not None and game_id not in self._subs:
                 self._confirmed.discard(game_id)
+                self._unsubscribed.discard(self.channel(game_id))
                 await self._pubsub.unsubscribe(self.channel(game_id))
 
     async def _read(self) -> None:
@@ -346,6 +426,8 @@ class RedisBus:
             if self.lost:
                 log.info("redis listener back")
                 self.lost = False
+                if self._unsubscribed:
+                    await self._subscribe_again()
                 self._resync_all()
                 self._back = asyncio.create_task(self._say_again(), name="redis-bus-back")
             if message is None:
@@ -395,6 +477,10 @@ class RedisBus:
         kind = message.get("type")
         if kind == "subscribe":
             # a (re)subscription: whatever was published before it is missed
+            if game_id not in self._subs:  # an UNSUBSCRIBE lost while Redis was away
+                task = asyncio.create_task(self._unlisten(game_id), name="redis-bus-unlisten")
+                task.add_done_callback(_quiet)
+                return
             if self._hooks.on_reset is not None:
                 self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):
@@ -449,11 +535,15 @@ class RedisBus:
                 await self._redis.delete(self._alive_key(self.origin))
 
     async def close(self) -> None:
-        """Send what is queued, stop listening and release the connections."""
+        """Send what is queued (5 s at most), stop listening and release the connections."""
         if self._sender is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
         self._closed = True
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sender
         await self.retire()
         await self.slots.close()
         for task in (self._reader, self._back):

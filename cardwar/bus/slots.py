@@ -29,7 +29,7 @@ import logging
 from collections import Counter
 from typing import Any, Protocol
 
-from redis.exceptions import RedisError
+from .limits import REDIS_DOWN
 
 log = logging.getLogger("cardwar.bus")
 
@@ -139,7 +139,7 @@ class RedisSlots:
         try:
             taken = await self._take(keys=[self._name(key)],
                                      args=[limit, slot, round(self.ttl * 1000)])
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             self._trouble(exc)
             if len(self._mine.get(key, ())) >= limit:
                 return None
@@ -163,7 +163,7 @@ class RedisSlots:
                 del self._mine[key]
         try:
             await self._redis.zrem(self._name(key), slot)
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             self._trouble(exc)
 
     async def refresh(self) -> None:
@@ -176,7 +176,7 @@ class RedisSlots:
                     await self._refresh(keys=[self._name(key)],
                                         args=[round(self.ttl * 1000), *slots], client=pipe)
                 await pipe.execute()
-        except (RedisError, OSError) as exc:
+        except REDIS_DOWN as exc:
             self._trouble(exc)
 
     async def _keep(self) -> None:
@@ -194,6 +194,6 @@ class RedisSlots:
                 await self._refresher
         if give_back:
             for key, slots in list(self._mine.items()):
-                with contextlib.suppress(RedisError, OSError):
+                with contextlib.suppress(*REDIS_DOWN):
                     await self._redis.zrem(self._name(key), *slots)
         self._mine.clear()

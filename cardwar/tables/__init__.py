@@ -21,6 +21,7 @@ from .nicknames import MAX_NICKNAME, NicknameError, clean_nickname
 from .records import GameRecord, GameStore, SeatRecord, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .service import TableService
+from .slap_kind import load_record
 from .stacked import stacked_hands
 from .table import Table, replay_command
 from .views import event_view, view_message
@@ -40,6 +41,7 @@ __all__ = [
     "clean_nickname",
     "event_view",
     "hash_secret",
+    "load_record",
     "new_game_id",
     "new_secret",
     "replay_command",

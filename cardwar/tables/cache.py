@@ -110,7 +110,11 @@ class TableCache:
         """Keep ``table`` (replacing any other copy of its game); return it.
 
         A table replacing a stale copy keeps its mark: :meth:`mark_fresh` clears it.
+        A kind of play that keeps time (a slap game's judge, ``kind.clock``) is
+        given the cache's clock: the service's.
         """
+        if hasattr(table.kind, "clock"):
+            table.kind.clock = self._clock
         old, where = self._find(table.id)
         stale = old is not None and old.stale
         if old is not None:

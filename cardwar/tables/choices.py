@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardwar.engine import Game
+from cardwar.engine import Game, SlapGame
 
 from .errors import ErrorCode, TableError
 from .events import PACES, FastForward, Left, Pace, PaceSet
@@ -46,9 +46,14 @@ class PlayerChoices:
             raise TableError(ErrorCode.NOT_SEATED)
 
     def _in_play(self) -> list[int]:
-        """Seats still in play (in turns, both players until the end)."""
+        """Seats still in play (in turns, both players until the end; in a slap game,
+        those not out, RULES.md 11.7)."""
         if isinstance(self.game, Game):
             return self.game.in_play()
+        if isinstance(self.game, SlapGame):
+            out = self.game.out
+            return [] if self.game.over else [s for s in range(self.game.players)
+                                               if s not in out]
         return [] if self.game.over else list(range(len(self.record.seats)))
 
     def by_hand(self) -> list[int]:

@@ -176,7 +176,9 @@ class Clocks:
         if table.skipping:
             return 0.0
         pace = self.pace(table)
-        wait = self.settings.computer_delay * PACE_DELAY.get(pace, 1.0)
+        # a slap game's cards come no faster than its slap window (RULES.md 11.6)
+        wait = max(self.settings.computer_delay * PACE_DELAY.get(pace, 1.0),
+                   table.kind.min_wait)
         if bool(getattr(table.last, "peaces", None)):  # a peace (never a card in turns)
             wait += self.peace_shown(pace)
         return wait

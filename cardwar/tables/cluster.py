@@ -21,6 +21,7 @@ from .cache import TableCache
 from .clocks import Clocks
 from .events import follow
 from .records import GameStore
+from .slap_kind import load_record
 from .table import Table
 from .triggers import Triggers, wire
 
@@ -80,7 +81,7 @@ class Cluster:
         if await self.catch_up_table(previous) is not None:
             return previous
         self.cache.mark_fresh(game_id)
-        record = await self.store.load(game_id)
+        record = await load_record(self.store, game_id)
         if record is None:
             self.cache.drop(game_id)
             return None

@@ -163,6 +163,48 @@ class Card(TypedDict):
     cycle: NotRequired[dict[str, int] | None]
 
 
+class OptionsSet(TypedDict):
+    """A slap game's table options, chosen at creation (the first event): ``options``
+    holds ``sandwich``, ``marriage``, ``top_bottom``, ``burn`` (Egyptian Ratscrew
+    only), ``slap_in``, ``card_limit`` and the computers' ``skill`` (RULES.md 11.4-11.8)."""
+
+    type: Literal["options"]
+    seq: int
+    options: dict[str, Any]
+
+
+class Moved(TypedDict):
+    """In a slap game (RULES.md 11), the table's judge did one thing, step ``move``:
+    put a card down, pushed a slap at once, decided a slap window (every slap held,
+    in the order decided) or let a waiting pile go. ``moves``: the engine moves
+    (``{"move": ["put", seat] | ["slap", seat, pile] | ["close"]}``, a slap with
+    its ``timing``: ``sent``, ``arrived``, ``latency``, ``reaction`` in ms,
+    ``computer``); ``events``: what they did (``card``, ``window``, ``slap`` with
+    its ``verdict``, ``burned``, ``taken``, ``out``, ``end``); then the state after
+    them (:mod:`cardwar.tables.slap_kind`)."""
+
+    type: Literal["move"]
+    seq: int
+    move: int
+    moves: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    cards_played: int
+    to_move: int | None
+    owed: int
+    owed_for: str | None
+    window: int | None
+    counts: list[int]
+    pile: int
+    top: list[str]
+    tricks: int
+    slaps: int
+    burned: int
+    out: dict[str, int]
+    outcome: NotRequired[str]
+    reason: NotRequired[str]
+    winner: NotRequired[int | None]
+
+
 class OverData(TypedDict):
     """How a game ended (:meth:`cardwar.tables.Table.result`); ``battles`` counts
     steps (cards put down in a game in turns, which adds ``tricks`` and the
@@ -179,6 +221,10 @@ class OverData(TypedDict):
     command: str
     tricks: NotRequired[int]
     cycle: NotRequired[dict[str, int] | None]
+    slaps: NotRequired[int]
+    burned: NotRequired[int]
+    options: NotRequired[dict[str, Any]]
+    decided_slaps: NotRequired[str]
 
 
 class Over(OverData):
@@ -331,7 +377,7 @@ class Pong(TypedDict):
 
 #: A stored event (numbered, saved, applied by every process following the game).
 Event = (Joined | Started | Flipped | Battle | Card | Over | AutoFlip | Handed | Relinked
-         | Rematch | PaceSet | FastForward | Left)
+         | Rematch | PaceSet | FastForward | Left | OptionsSet | Moved)
 
 
 class TableState(Protocol):
@@ -395,6 +441,24 @@ def _step(t: TableState, e: Mapping[str, object]) -> bool:
             or not t.kind.ready(list(t.record.flipped))):
         return False
     play_step(t, cast(int, e["seq"]))
+    return True
+
+
+def _options(t: TableState, e: OptionsSet) -> bool:
+    configure = getattr(t.kind, "configure", None)
+    if t.record.status != "lobby" or configure is None:
+        return False
+    return bool(configure(e["options"]))
+
+
+def _moved(t: TableState, e: Moved) -> bool:
+    """Apply a slap game's ``move`` another process played: its moves fed to the kind."""
+    feed = getattr(t.kind, "feed", None)
+    if (feed is None or t.record.status != "playing" or t.kind.game.over
+            or e["move"] != t.kind.steps() + 1):
+        return False
+    feed(e["moves"])
+    play_step(t, e["seq"])
     return True
 
 
@@ -520,6 +584,9 @@ EVENTS: dict[str, EventSpec] = {
     "pace": stored_row(PaceSet, _pace, seats=False),
     "fast_forward": stored_row(FastForward, _fast_forward, seats=False),
     "left": stored_row(Left, _left),
+    # the slap games' (the page's handling comes with its own branch: handled=False)
+    "options": stored_row(OptionsSet, _options, seats=False, handled=False),
+    "move": stored_row(Moved, _moved, seats=False, handled=False),
     "presence": EventSpec(Online),
     "gone": EventSpec(Gone),
     "watchers": EventSpec(Watchers),

@@ -10,7 +10,10 @@ the clocks run. One implementation per kind of play:
   is played, RULES.md 4-7; event ``battle``);
 * :class:`Turns` (``"turns"``: Beggar-my-neighbour, only the seat to move
   puts down a card, RULES.md 10; event ``card``);
-* "anyone at any time" (the slap games, RULES.md 11): a kind whose
+* :class:`~cardwar.tables.slap_kind.SlapKind` (``"slaps"``: the slap games,
+  RULES.md 11; event ``move``: the seat to move puts down, and any seat
+  slaps at any moment, judged by :mod:`cardwar.tables.slap_judge`);
+* "anyone at any time": a kind whose
   :attr:`Kind.anyone` is true lets every seat in :meth:`Kind.to_act` act at
   any moment, and the first act plays the step (:meth:`StepKind.ready`).
 
@@ -111,7 +114,9 @@ class Kind(Protocol):
         clock_at_start: the idle clock starts with the step (in turns nobody
             can flip first: :mod:`cardwar.tables.clocks`), not at its first flip.
         anyone: any seat of :meth:`to_act` may act at any moment, and the
-            first act plays the step ("first to press"): the slap games.
+            first act plays the step ("first to press").
+        min_wait: the least seconds an automatic flip (a computer's, auto-flip,
+            an away seat's) waits, whatever the pace (the slap games: their window).
     """
 
     step: str
@@ -119,6 +124,7 @@ class Kind(Protocol):
     refused: ErrorCode
     clock_at_start: bool
     anyone: bool
+    min_wait: float
 
     @property
     def game(self) -> EngineGame:
@@ -163,6 +169,11 @@ class Kind(Protocol):
         """Each seat's cards at the deal of ``record``."""
         ...
 
+    def command_args(self) -> list[str]:
+        """What the replay command (:func:`~cardwar.tables.table.replay_command`) adds
+        after the deal: the table's options, the decided slaps (none for most kinds)."""
+        ...
+
     def copy(self) -> Kind:
         """An independent copy (the engine game copied): playing on it leaves this one."""
         ...
@@ -186,6 +197,7 @@ class StepKind(Generic[G]):
     refused = ErrorCode.OUT
     clock_at_start = False
     anyone = False
+    min_wait = 0.0
 
     def __init__(self, game: G) -> None:
         self._game: G = game
@@ -204,6 +216,10 @@ class StepKind(Generic[G]):
         if self.anyone:
             return bool(acted)
         return set(self.to_act()) <= set(acted)
+
+    def command_args(self) -> list[str]:
+        """Nothing: the deal replays the game."""
+        return []
 
     def copy(self) -> Kind:
         """An independent copy (the engine game copied)."""

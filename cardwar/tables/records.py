@@ -67,6 +67,10 @@ class GameRecord:
     #: when it was last changed or touched (a page opened or closed in the lobby);
     #: None for a record not read from the store
     updated_at: datetime | None = None
+    #: the stored events a kind of play needs to rebuild the game (the slap games:
+    #: ``options`` and ``move``, :func:`cardwar.tables.slap_kind.load_record`); not a
+    #: column, None when not loaded (then read once by the kind and let go)
+    history: list[StoredEvent] | None = None
 
 
 @dataclass(frozen=True, slots=True)

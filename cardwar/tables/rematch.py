@@ -30,6 +30,7 @@ from .errors import ErrorCode, TableError
 from .events import Pace
 from .secrets import hash_secret, new_secret
 from .service import TableService
+from .slap_kind import SlapKind
 from .table import Table
 
 
@@ -60,7 +61,8 @@ async def _create(service: TableService, old: Table, seat: int) -> tuple[Table, 
     return await service.create(
         record.variant, record.players, face_down=record.face_down, computers=computers,
         nickname=record.seats[seat].nickname or "", creator_seat=lobby[seat],
-        reserved=reserved, locale=record.locale)
+        reserved=reserved, locale=record.locale,
+        options=old.kind.options() if isinstance(old.kind, SlapKind) else None)
 
 
 def lobby_seat(old: Table, seat: int) -> int:

@@ -37,6 +37,9 @@ from .presence import Presence
 from .reactions import Reactions
 from .records import GameStore, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
+from .slap_kind import SlapKind, load_record, slap
+from .slap_timers import SlapTimers
+from .slap_timing import SlapTiming
 from .stacked import stacked_hands
 from .table import Table
 from .triggers import Triggers
@@ -85,8 +88,10 @@ class TableService:
                                  self.leave)
         self.open_tables = OpenTables(store, bus, settings)
         #: what applied events trigger, here and from other processes (:mod:`.triggers`)
+        #: the slap games' timers: their judges' deadlines, computer slaps (:mod:`.slap_timers`)
+        self.slaps = SlapTimers(self.clocks.timers, self.apply, clock)
         self.triggers = Triggers(bus, self.clocks, self.presence, self.open_tables,
-                                 self._observe_status)
+                                 self._observe_status, self.slaps)
         self.cluster = Cluster(store, bus, self.cache, self.clocks, self.triggers)
         self.reactions = Reactions(bus)
         self._gauges: asyncio.Task[None] | None = None
@@ -113,7 +118,7 @@ class TableService:
             if table is not None and not self.cluster.trusted(game_id):
                 table = await self.cluster.refresh(game_id, table)
             if table is None:
-                record = await self.store.load(game_id)
+                record = await load_record(self.store, game_id)
                 if record is None:
                     return None
                 table = self.cache.put(Table(record))
@@ -145,11 +150,13 @@ class TableService:
         reserved: dict[int, str] | None = None,
         public: bool = False,
         locale: str = "en",
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[Table, str]:
         """Create a game with the creator in ``creator_seat``; return (table,
         creator's secret). ``reserved``: seats kept for a rematch's players;
         ``public``: listed on the open tables page; ``locale``: the creator's
-        language (see :meth:`Table.new`).
+        language; ``options``: a slap game's table options
+        (:func:`~.slap_kind.table_options`; see :meth:`Table.new`).
 
         The deal is a fresh seed (or the stacked deck when
         ``settings.testing_stacked_deck`` is true).
@@ -167,7 +174,8 @@ class TableService:
         table = Table.new(new_game_id(), v.name, players, face_down=face_down,
                           computers=computers, creator=nickname,
                           creator_hash=hash_secret(secret), creator_seat=creator_seat,
-                          reserved=reserved, public=public, locale=locale, **deal)
+                          reserved=reserved, public=public, locale=locale,
+                          options=options, **deal)
         events = table.take_outbox()
         await self.store.create(table.record, [stored(e) for e in events])
         self.cache.put(table)
@@ -211,7 +219,7 @@ class TableService:
                 fresh = table is None or not self.cluster.trusted(game_id)
                 if table is None:
                     self.cache.mark_fresh(game_id)
-                    record = await self.store.load(game_id)
+                    record = await load_record(self.store, game_id)
                     if record is None:
                         raise TableError(ErrorCode.NO_GAME)
                     table = self.cache.put(Table(record))
@@ -339,6 +347,51 @@ class TableService:
             TableError: ``no_game``, ``not_seated``.
         """
         await self.apply(game_id, lambda t: t.set_auto(seat, on))  # re-arms (:mod:`.triggers`)
+
+    async def put(self, game_id: str, seat: int | Callable[[Table], int],
+                  card: int | None = None) -> bool:
+        """In a slap game, the seat to move puts down its card (a flip by the player,
+        :meth:`flip`); ``card``: the number the page expects it to have (another card
+        put down meanwhile: ignored). A pile waiting to be taken: ignored too.
+        True when the card went down.
+
+        Raises:
+            TableError: ``no_game``, ``not_playing``, ``not_your_turn``, or what
+                ``seat`` raised.
+        """
+        def act(t: Table) -> tuple[int, bool]:
+            s = seat(t) if callable(seat) else seat
+            kind = t.kind
+            if t.status == "playing" and isinstance(kind, SlapKind) and (
+                    kind.game.window is not None
+                    or (card is not None and card != kind.game.cards_played + 1)):
+                return s, False
+            return s, t.flip(s, "player")
+
+        table, (putter, counted) = await self.apply(game_id, act)
+        if not counted and table.status == "playing":
+            await self.presence.back(game_id, putter)
+        return counted
+
+    async def slap(self, game_id: str, seat: int | Callable[[Table], int], pile: int,
+                   timing: SlapTiming | None = None) -> bool:
+        """``seat`` slapped pile ``pile`` of a slap game (:func:`~.slap_kind.slap`;
+        any seated player, to move or not); ``timing``: its figures, measured by
+        the socket (None: timed by the judge). A player away is back. True when
+        the judge decided something at once, False when the slap is held.
+
+        Raises:
+            TableError: ``no_game``, ``not_playing``, ``bad_message``, or what
+                ``seat`` raised.
+        """
+        def act(t: Table) -> tuple[int, bool]:
+            s = seat(t) if callable(seat) else seat
+            return s, slap(t, s, pile, timing)
+
+        _, (slapper, decided) = await self.apply(game_id, act)
+        if self.presence.is_gone(game_id, slapper):
+            await self.presence.back(game_id, slapper)
+        return decided
 
     async def hand_over(self, game_id: str, by: int | None, seat: int) -> None:
         """The creator lets the computer play the seat of a gone player.

@@ -156,6 +156,45 @@ class SlapJudge:
             return self._put_at.get(game.cards_played, self.origin) + self.trick_wait
         return None
 
+    def put_at(self, pile: int) -> float | None:
+        """When card ``pile`` was put down here (the clock's seconds), or None (not
+        here: before this process loaded the game, or long ago)."""
+        return self._put_at.get(pile)
+
+    def holding(self) -> bool:
+        """True while a window is open (slaps are held, not decided yet)."""
+        return self._closes_at is not None
+
+    def copy(self, game: SlapGame) -> SlapJudge:
+        """An independent copy judging ``game`` (a copy of :attr:`game`)."""
+        other = SlapJudge.__new__(SlapJudge)
+        other.__dict__.update(self.__dict__)
+        other.game, other.judged = game, list(self.judged)
+        other._outbox, other._held = list(self._outbox), list(self._held)
+        other._closes_at, other._put_at = self._closes_at, dict(self._put_at)
+        return other
+
+    def recorded(self, move: PutDown | Slap | Close, now: float,
+                 timing: SlapTiming | None = None) -> Step | Judged:
+        """Push ``move``, decided elsewhere (another process, or the stored game
+        replayed), on the game at once, as the record says; ``timing``: a slap's
+        figures as recorded. Not put in the outbox.
+
+        Raises:
+            SlapError, GameOverError: a move the game cannot take.
+        """
+        step = self.game.push(move)
+        if isinstance(move, PutDown):
+            self._put_at[self.game.cards_played] = now
+            self._put_at.pop(self.game.cards_played - 64, None)
+            return step
+        if isinstance(move, Slap):
+            judged = Judged(move.seat, move.pile, timing or SlapTiming(0, 0, 0, 0), step,
+                            self.game.cards_played)
+            self.judged.append(judged)
+            return judged
+        return step
+
     def take_outbox(self) -> list[Step | Judged]:
         """What the judge did since the last call, in order (engine steps, judged slaps)."""
         out, self._outbox = self._outbox, []

@@ -14,6 +14,9 @@ _WAR = ["AH 7C 2C 3C 4C KC", "2H 7D 2D 3D 4D 9D", "3H", "4H"]
 # In turns (Beggar-my-neighbour): seat 1 pays 3C for the jack (a trick), then
 # pays 5C for it again and has no card left: seat 0 wins after 6 cards, 2 tricks.
 _TURNS = ["JH 2C", "3C 4C 5C"]
+# The slap games: card 2 (seat 1's 2D on seat 0's 2C) makes a double; without a
+# valid slap, seat 0's jack then asks seat 1 for a card it pays with 4H.
+_SLAPS = ["2C JC 9H 3S", "2D 4H 8S 6D", "5H", "7H"]
 
 
 def stacked_hands(variant: Variant, players: int) -> str:
@@ -24,5 +27,6 @@ def stacked_hands(variant: Variant, players: int) -> str:
     """
     if players not in (2, 3, 4):
         raise ValueError(f"no stacked deck for {players} players")
-    rows = _TURNS if variant.play == "turns" else _PEACE if variant.low_wins else _WAR
+    rows = (_TURNS if variant.play == "turns" else _SLAPS if variant.play == "slaps"
+            else _PEACE if variant.low_wins else _WAR)
     return " / ".join(rows[:players])

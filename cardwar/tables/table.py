@@ -27,6 +27,7 @@ from .events import (
     Flipped,
     Handed,
     Joined,
+    OptionsSet,
     Over,
     OverData,
     Relinked,
@@ -44,8 +45,9 @@ from .secrets import same_hash
 __all__ = ["Table", "TableError", "replay_command"]
 
 
-def replay_command(record: GameRecord) -> str:
-    """Return the ``cardwar play`` command that replays this game's deal."""
+def replay_command(record: GameRecord, extra: list[str] | None = None) -> str:
+    """Return the ``cardwar play`` command that replays this game's deal, with
+    ``extra`` arguments after it (a kind's :meth:`~.kinds.Kind.command_args`)."""
     variant = get_variant(record.variant)
     parts = ["cardwar", "play", "--variant", record.variant, "--players", str(record.players)]
     if record.seed is not None:
@@ -54,7 +56,7 @@ def replay_command(record: GameRecord) -> str:
         parts += ["--hands", record.hands]
     if record.face_down != variant.face_down:
         parts += ["--face-down", str(record.face_down)]
-    return shlex.join(parts)
+    return shlex.join([*parts, *(extra or [])])
 
 
 
@@ -111,6 +113,7 @@ class Table(PlayerChoices):
         reserved: Mapping[int, str] | None = None,
         public: bool = False,
         locale: str = "en",
+        options: Mapping[str, Any] | None = None,
     ) -> Table:
         """Create a table in the lobby: the creator in ``creator_seat`` (seat 0
         unless this is a rematch), ``computers`` seated, ``reserved`` seats
@@ -118,9 +121,11 @@ class Table(PlayerChoices):
 
         Exactly one of ``seed`` (shuffled, RULES.md 9) or ``hands`` (stacked,
         tests only) gives the deal. ``public``: listed on the open tables page;
-        ``locale``: the creator's language. The creation events are in the
-        outbox: ``joined`` for the creator, then each computer, then each
-        reserved seat.
+        ``locale``: the creator's language; ``options``: a slap game's table
+        options (:func:`~cardwar.tables.slap_kind.table_options`), the
+        ``options`` event. The creation events are in the outbox: ``options``
+        (a slap game), ``joined`` for the creator, then each computer, then
+        each reserved seat.
 
         Raises:
             OptionError: players or face_down not allowed by the variant.
@@ -143,6 +148,10 @@ class Table(PlayerChoices):
             seats=[SeatRecord(seat=s) for s in range(players)], public=public, locale=locale,
         )
         table = cls(record)
+        if options is not None:
+            if not hasattr(table.kind, "configure"):
+                raise ValueError(f"{v.name} has no table options")
+            table._emit(OptionsSet(type="options", seq=table._next, options=dict(options)))
         table._seat(creator_seat, "human", creator, creator_hash)
         for s in sorted(set(computers)):
             table._seat(s, "computer", None, None)
@@ -346,6 +355,23 @@ class Table(PlayerChoices):
                 self._emit(Over(type="over", seq=self._next, **self.result()))
         return True
 
+    def step_now(self) -> bool:
+        """Play the step the kind has ready without a flip (a slap game's judge
+        decided something: :mod:`cardwar.tables.slap_kind`), and the ``over``
+        event if it ended the game; True (it was played).
+
+        Raises:
+            TableError: ``not_playing``.
+        """
+        if self.status != "playing":
+            raise TableError(ErrorCode.NOT_PLAYING)
+        event = play_step(self, self._next)
+        self.record.seq = event["seq"]
+        self.outbox.append(event)
+        if self.game.over:
+            self._emit(Over(type="over", seq=self._next, **self.result()))
+        return True
+
     def result(self) -> OverData:
         """The end of the game (the ``over`` event's data); only once it is over.
 
@@ -364,7 +390,7 @@ class Table(PlayerChoices):
             "final_counts": list(g.counts()),
             "seed": self.record.seed,
             "hands": self.record.hands,
-            "command": replay_command(self.record),
+            "command": replay_command(self.record, self.kind.command_args()),
         }
         return cast(OverData, data)
 

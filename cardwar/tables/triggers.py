@@ -14,7 +14,9 @@ the store). Both then call :meth:`Triggers.after`, which decides
   clock started here;
 * metrics: the steps played here (with the flip-to-result latency), games
   in progress when one starts or ends (and an ended game's clocks let go);
-* listings: the open tables page (:mod:`.listing`), for changes made here.
+* listings: the open tables page (:mod:`.listing`), for changes made here;
+* a slap game's own timers (:mod:`.slap_timers`): after every change, even
+  one that stored nothing (a slap held in a window).
 
 :func:`wire` is the one function turning a stored event into the message
 it was published as.
@@ -33,6 +35,7 @@ from .events import Event, Flipped
 from .listing import OpenTables
 from .presence import Presence
 from .records import StoredEvent
+from .slap_timers import SlapTimers
 from .table import Table
 
 __all__ = ["REARM", "Triggers", "wire"]
@@ -58,8 +61,11 @@ class Triggers:
     """
 
     def __init__(self, bus: Bus, clocks: Clocks, presence: Presence, open_tables: OpenTables,
-                 status_changed: Callable[[str, Mapping[str, object]], None]) -> None:
+                 status_changed: Callable[[str, Mapping[str, object]], None],
+                 slaps: SlapTimers | None = None) -> None:
         self.bus = bus
+        #: the slap games' timers (:mod:`.slap_timers`), armed after every change
+        self.slaps = slaps
         self.clocks = clocks
         self.presence = presence
         self.open_tables = open_tables
@@ -99,6 +105,8 @@ class Triggers:
             self._status_changed(table.id, event)
         if here and events:
             await self.open_tables.changed(table, cast(Sequence[Event], events))
+        if self.slaps is not None:
+            self.slaps.after(table, events, here=here)
         if table.status != "playing":
             return
         kinds = {e.get("type") for e in events}

@@ -12,7 +12,9 @@ the stacked hands only once the game is over, seat secrets never.
      "game": {<engine seat_view: "viewer", "battle", "counts", "in_play", "eliminated",
               "pot", "outcome", "reason", "winner"; in turns also "to_move", "owed",
               "owed_for", "court_seat", "pile", "top", "tricks" (``battle`` counts
-              cards put down)>, "id", "variant", "players",
+              cards put down); in a slap game those and "cards_played", "window",
+              "slaps", "burned", "out", "options", "patterns", "window_ms",
+              "latency_cap_ms" (``battle`` counts ``move`` events)>, "id", "variant", "players",
               "face_down", "tie_word", "battle_limit", "status", "commitment", "flipped",
               "creator", "rematch", "rematch_by", "seating", "skipping", "vs_computer"},
      "seats": [{"seat", "kind", "nickname", "number", "online", "auto_flip", "pace",

@@ -31,11 +31,14 @@ from typing import Any, Protocol
 import orjson
 
 from cardwar.bus import Message
+from cardwar.tables.slap_timing import SendStamps
 
 __all__ = ["Frames", "Heartbeats", "SocketParts", "dumps"]
 
 #: Most (event, viewer) frames kept.
 FRAMES_KEPT = 2048
+#: Seats whose send stamps are kept (per process).
+STAMPS_KEPT = 4096
 #: Slices each heartbeat period is cut into.
 SLICES = 20
 #: Messages whose text must be built at send time (the spectator count, and who is
@@ -163,7 +166,9 @@ class Heartbeats:
 
 
 class SocketParts:
-    """The sockets' shared parts in one app: its :class:`Frames` and heartbeat clocks.
+    """The sockets' shared parts in one app: its :class:`Frames`, heartbeat clocks,
+    and the send stamps of the slap games' cards per seat (RULES.md 11.6: when each
+    card was first sent to any page of that seat, on this process's clock).
 
     Args:
         build: how an event's message is built (see :class:`Frames`).
@@ -172,6 +177,20 @@ class SocketParts:
     def __init__(self, build: Callable[[str, Any, Message], Message]) -> None:
         self.frames = Frames(build)
         self._clocks: dict[float, Heartbeats] = {}
+        self._stamps: OrderedDict[tuple[str, int], SendStamps] = OrderedDict()
+
+    def stamps(self, game_id: str, seat: int) -> SendStamps:
+        """The send stamps of ``seat`` of ``game_id`` (one for all its sockets here;
+        the least recently used of more than :data:`STAMPS_KEPT` seats are let go)."""
+        key = (game_id, seat)
+        stamps = self._stamps.get(key)
+        if stamps is None:
+            stamps = self._stamps[key] = SendStamps()
+            while len(self._stamps) > STAMPS_KEPT:
+                self._stamps.popitem(last=False)
+        else:
+            self._stamps.move_to_end(key)
+        return stamps
 
     def heartbeats(self, period: float) -> Heartbeats:
         """The clock of connections pinged every ``period`` seconds."""

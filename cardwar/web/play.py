@@ -43,6 +43,8 @@ from cardwar.engine import PEACE, VARIANTS, OptionError
 from cardwar.obs import connection_closed, connection_opened
 from cardwar.tables import NicknameError, TableError, clean_nickname, hash_secret
 from cardwar.tables.rematch import known_rematch
+from cardwar.tables.slap_kind import PLAY as SLAPS
+from cardwar.tables.slap_kind import table_options
 
 from . import socket
 from .guard import guard
@@ -89,17 +91,39 @@ async def create_game(
     face_down: int | None = Form(None),
     nickname: str = Form(""),
     public: str = Form(""),
+    options: str = Form(""),
+    sandwich: str = Form(""),
+    marriage: str = Form(""),
+    top_bottom: str = Form(""),
+    burn: str = Form("1"),
+    slap_in: str = Form(""),
+    skill: str = Form("normal"),
 ) -> Response:
     """Create a game from the start form; the creator sits in seat 0. A ticked
-    ``public`` lists it on the open tables page; ``locale`` is the creator's language."""
+    ``public`` lists it on the open tables page; ``locale`` is the creator's language.
+
+    A slap game's table options (:func:`slap_options`): ``sandwich``,
+    ``marriage``, ``top_bottom``, ``slap_in`` (checkboxes), ``burn`` (1 or 2),
+    the computers' ``skill``; ``options=1`` says the checkboxes were on the form
+    (an unticked one then means off), without it the defaults apply."""
     check_locale(locale)
     if not same_origin(request):
         raise forbidden()
     await guard(request).check(request, "create")
     if variant not in VARIANTS:
         raise StarletteHTTPException(400, "unknown variant")
-    if not VARIANTS[variant].online:  # the slap games: not seated online yet
+    v = VARIANTS[variant]
+    testing = v.play == SLAPS and service(request).settings.testing_slap_online
+    if not v.online and not testing:  # the slap games: not seated online yet
         raise StarletteHTTPException(400, f"{variant} cannot be played online yet")
+    table_opts = None
+    if v.play == SLAPS:
+        try:
+            table_opts = slap_options(variant, bool(options), sandwich=sandwich,
+                                      marriage=marriage, top_bottom=top_bottom, burn=burn,
+                                      slap_in=slap_in, skill=skill)
+        except (OptionError, ValueError) as exc:
+            raise StarletteHTTPException(400, str(exc)) from None
     for number, kind in ((1, seat1), (2, seat2), (3, seat3)):
         if kind not in ("friend", "computer"):
             raise StarletteHTTPException(400, f"seat{number} must be friend or computer")
@@ -114,13 +138,51 @@ async def create_game(
     try:
         table, secret = await service(request).create(
             variant, players, face_down=face_down, computers=computers, nickname=name,
-            public=bool(public), locale=locale)
+            public=bool(public), locale=locale, options=table_opts)
     except (OptionError, ValueError) as exc:
         raise StarletteHTTPException(400, str(exc)) from None
     await service(request).start_if_alone(table)  # against the computer: no lobby
     response = RedirectResponse(f"/{locale}/g/{table.id}", status_code=303)
     set_seat_cookie(response, request, table.id, secret)
     return response
+
+
+#: What a ticked checkbox may send.
+_TICKED = frozenset({"on", "1", "true"})
+
+
+def _box(name: str, value: str, *, on_form: bool, default: bool) -> bool:
+    """A checkbox of the start form: ticked, unticked (when the form had it), or the default.
+
+    Raises:
+        ValueError: a value no checkbox sends.
+    """
+    if value == "":
+        return False if on_form else default
+    if value.lower() not in _TICKED:
+        raise ValueError(f"{name} must be on or absent, not {value[:20]!r}")
+    return True
+
+
+def slap_options(variant: str, on_form: bool, *, sandwich: str, marriage: str,
+                 top_bottom: str, burn: str, slap_in: str, skill: str) -> dict[str, object]:
+    """A slap game's table options from the start form's fields
+    (:func:`cardwar.tables.slap_kind.table_options`); ``on_form``: the form had the
+    checkboxes (an unticked one is off), else missing ones take their defaults.
+
+    Raises:
+        ValueError, OptionError: a value the form cannot send, or an option the
+            game does not have (Slapjack: sandwich off, marriage, top-and-bottom, burn 2).
+    """
+    if burn not in ("1", "2"):
+        raise ValueError(f"burn must be 1 or 2, not {burn[:20]!r}")
+    return table_options(
+        variant, sandwich=_box("sandwich", sandwich, on_form=on_form and variant == "ers",
+                               default=True),
+        marriage=_box("marriage", marriage, on_form=on_form, default=False),
+        top_bottom=_box("top_bottom", top_bottom, on_form=on_form, default=False),
+        burn=int(burn), slap_in=_box("slap_in", slap_in, on_form=on_form, default=True),
+        skill=skill)
 
 
 @router.get("/g/{game_id}", include_in_schema=False)

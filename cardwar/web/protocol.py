@@ -7,6 +7,12 @@ A message is one JSON object of at most :data:`MAX_MESSAGE` bytes (UTF-8):
   delayed by a reconnection never flips twice). A flip takes the seat of a
   player marked away back, even one that does not count because the computer
   has already flipped for them.
+* ``{"type": "put", "card": 12}`` - a slap game's seat to move puts down its
+  card (``card`` optional: the number it will have, cards put down so far plus
+  one; another card put down meanwhile, or a pile waiting to be taken: ignored).
+* ``{"type": "slap", "pile": 7}`` - slap a slap game's pile (any seated
+  player): ``pile`` is the number of the top card the page showed (0 before
+  the first card), RULES.md 11.6.
 * ``{"type": "auto", "on": true}`` - switch auto-flip.
 * ``{"type": "start"}`` - start the game (the creator only).
 * ``{"type": "hand_over", "seat": 2}`` - the creator lets the computer play
@@ -55,6 +61,20 @@ class Flip(_Message):
 
     type: Literal["flip"]
     battle: int | None = Field(default=None, ge=1, le=_MAX_BATTLE)
+
+
+class Put(_Message):
+    """Put down one's card in a slap game (the seat to move), as card number ``card``."""
+
+    type: Literal["put"]
+    card: int | None = Field(default=None, ge=1, le=_MAX_BATTLE)
+
+
+class SlapPile(_Message):
+    """Slap a slap game's pile, naming the top card the page showed (0: none yet)."""
+
+    type: Literal["slap"]
+    pile: int = Field(ge=0, le=_MAX_BATTLE)
 
 
 class Auto(_Message):
@@ -119,7 +139,8 @@ class Pong(_Message):
     id: int | None = Field(default=None, ge=1, le=_MAX_PING)
 
 
-Parsed = Flip | Auto | SetPace | Skip | Leave | Start | HandOver | React | Ping | Pong
+Parsed = (Flip | Put | SlapPile | Auto | SetPace | Skip | Leave | Start | HandOver | React
+          | Ping | Pong)
 ClientMessage = Annotated[Parsed,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -19,6 +19,15 @@ heartbeats are numbered (``"id": N``, echoed in the ``pong``): their round
 trips (:class:`~cardwar.tables.slap_timing.RoundTrips`, ``Connection.trips``)
 give the latency slaps are judged with (RULES.md 11.6); a spectator's are not.
 
+Slap games (RULES.md 11.6): a seated page of Egyptian Ratscrew or Slapjack
+gets :data:`BURST` numbered pings :data:`BURST_GAP` s apart on connecting
+(its latency known within about a second); the first time each card (a
+``move`` event's ``cards_played``, a snapshot's) goes to any page of a seat,
+the app's :class:`~cardwar.web.frames.SocketParts` stamps it for that seat;
+a ``slap`` is timed when it arrives (:func:`~cardwar.tables.slap_timing.time_slap`:
+arrival, send stamp, this connection's latency) and handed to the judge with
+its figures; ``put`` puts the seat's card down (a flip by the player).
+
 Bad input: see :mod:`cardwar.web.protocol`; an invalid message gets an
 ``error`` frame with a translation key and changes nothing. A message the
 server could not apply (the database did not answer) gets an ``unavailable``
@@ -52,7 +61,8 @@ from cardwar.bus import Message, Subscription
 from cardwar.obs import limited
 from cardwar.tables import ErrorCode, Table, TableError, TableService, event_view, hash_secret
 from cardwar.tables.pace import fast_forward, set_pace
-from cardwar.tables.slap_timing import RoundTrips
+from cardwar.tables.slap_kind import PLAY as SLAPS
+from cardwar.tables.slap_timing import RoundTrips, time_slap
 
 from .frames import SocketParts, dumps
 from .protocol import (
@@ -64,9 +74,11 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    Put,
     React,
     SetPace,
     Skip,
+    SlapPile,
     Start,
     parse_message,
 )
@@ -90,6 +102,10 @@ PONG = dumps({"type": "pong", "seq": None})
 #: Events the pump looks the table up for: to follow or check this socket's seat,
 #: and ``over`` (its seed only once the table is over). A step's event needs none.
 _NEEDS_TABLE = frozenset({"relinked", "handed", "left", "started", "over"})
+#: A slap game's seated page gets this many numbered pings at once on connecting,
+#: :data:`BURST_GAP` seconds apart, so its latency is known within about a second.
+BURST = 5
+BURST_GAP = 0.2
 
 
 async def hit(limiter: AsyncLimiter) -> bool:
@@ -155,6 +171,8 @@ class Connection:
         self._warnings = AsyncLimiter(max(1, service.settings.flood_warnings), FLOOD_PERIOD)
         #: a seat's heartbeat round trips (its latency, RULES.md 11.6); None: a spectator
         self.trips = RoundTrips() if seat is not None else None
+        #: a slap game's socket stamps when each card went to its seat (RULES.md 11.6)
+        self.slaps = table.variant.play == SLAPS
         #: True once the server closed this socket (the read loop stops)
         self.closed = False
         #: the game's subscription, once serving
@@ -163,7 +181,24 @@ class Connection:
 
     async def send(self, table: Table, event: Message | None = None) -> None:
         """Send the message for this viewer (always built by ``view_message``)."""
-        await self.send_text(dumps(self.service.message(table, self.seat, event)))
+        message = self.service.message(table, self.seat, event)
+        await self.send_text(dumps(message))
+        self.stamp(message)
+
+    def stamp(self, message: Message) -> None:
+        """A slap game's message just went to a seat's page: the card on top of the
+        pile it shows (a ``move`` event's ``cards_played``, a snapshot's) is stamped
+        as sent now, unless it was sent to that seat before (the first send counts)."""
+        if not self.slaps or self.seat is None:
+            return
+        if message.get("type") == "move":
+            pile = message.get("cards_played")
+        elif message.get("type") == "state":
+            pile = (message.get("game") or {}).get("cards_played")
+        else:
+            return
+        if isinstance(pile, int) and pile > 0:
+            self.sockets.stamps(self.game_id, self.seat).sent(pile, time.monotonic())
 
     async def send_text(self, text: str) -> None:
         """Send one text frame (in order with every other send of this connection)."""
@@ -217,6 +252,7 @@ class Connection:
         self._reseat(table)
         snapshot = self.service.message(table, self.seat)
         await self.send_text(dumps(snapshot))
+        self.stamp(snapshot)
         return int(snapshot["seq"])
 
     async def _behind(self, battle: int) -> None:
@@ -299,6 +335,8 @@ class Connection:
                     return
             else:
                 await self.send_text(text or frames.text(self.game_id, None, event))
+                if kind == "move":
+                    self.stamp(event)
 
     async def ping(self) -> None:
         """Send the heartbeat's ``ping`` (called by the process's heartbeat clock); a
@@ -310,6 +348,16 @@ class Connection:
             async with self._send_lock:
                 number = self.trips.ping(time.monotonic())
                 await self.ws.send_text(dumps({"type": "ping", "seq": None, "id": number}))
+
+    async def burst(self) -> None:
+        """A slap game's seated page: :data:`BURST` numbered pings :data:`BURST_GAP`
+        seconds apart (its latency known at once, RULES.md 11.6)."""
+        for n in range(BURST):
+            if self.closed:
+                return
+            await self.ping()
+            if n < BURST - 1:
+                await asyncio.sleep(BURST_GAP)
 
     async def silent(self) -> None:
         """Close the connection: silent for three heartbeats (code 4000)."""
@@ -360,6 +408,29 @@ class Connection:
         if not counted and msg.battle is not None:
             await self._behind(msg.battle)
 
+    async def _slap_game(self, msg: Put | SlapPile) -> None:
+        """A slap game's ``put`` or ``slap``: rate-limited like flips; a slap is timed
+        here (:func:`~cardwar.tables.slap_timing.time_slap`: when its card was sent
+        to this seat, when the slap arrived, this connection's latency)."""
+        if self.seat is None:
+            await self.error(None, ErrorCode.NOT_SEATED.value)
+            return
+        if self._flips is not None and not await hit(self._flips):
+            await self.too_fast()
+            return
+        arrived = self.heard
+        try:
+            if isinstance(msg, Put):
+                await self.service.put(self.game_id, self._seat_on, msg.card)
+            else:
+                timing = None
+                if self.trips is not None:
+                    timing = time_slap(msg.pile, arrived,
+                                       self.sockets.stamps(self.game_id, self.seat), self.trips)
+                await self.service.slap(self.game_id, self._seat_on, msg.pile, timing)
+        except TableError as exc:
+            await self.error(None, exc.code)
+
     async def _handle(self, raw: str | bytes | None) -> None:
         # the socket's limits, parsing and heartbeats need no table: a flood or
         # a heartbeat costs no lookup (issue 23)
@@ -380,6 +451,9 @@ class Connection:
             return
         if isinstance(msg, Flip):
             await self._flip(msg)
+            return
+        if isinstance(msg, Put | SlapPile):
+            await self._slap_game(msg)
             return
         table = await self.service.get(self.game_id)
         if table is None:  # removed meanwhile (an expired lobby): say so, never silence
@@ -437,6 +511,7 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
     async with service.subscribe(table.id) as sub:
         conn.sub = sub
         pump: asyncio.Task[None] | None = None
+        burst: asyncio.Task[None] | None = None
         # the seat of now (the game may have started since the handshake), counted
         # first, so the page's own snapshot shows it online (and back if gone)
         table = await service.get(table.id) or table
@@ -447,6 +522,8 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
             sub.start_after(last)
             pump = asyncio.create_task(conn.pump(sub, last))
             clock.add(conn)
+            if conn.slaps and conn.seat is not None:
+                burst = asyncio.create_task(conn.burst())
             while True:
                 message = await ws.receive()
                 conn.heard = time.monotonic()
@@ -464,6 +541,10 @@ async def _run(conn: Connection, table: Table, seat: int | None) -> None:
             log.exception("websocket error in game %s", table.id)
         finally:
             clock.discard(conn)
+            if burst is not None:
+                burst.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await burst
             if pump is not None:
                 pump.cancel()  # it logs its own failures (and closes the socket)
                 with contextlib.suppress(asyncio.CancelledError):

@@ -15,6 +15,7 @@ shared one; the games live in a SQLite file both services share.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -24,7 +25,9 @@ from collections.abc import AsyncIterator
 import pytest
 from scale.test_faults import PrivateRedis
 
+from cardwar.bus import redis as redis_bus
 from cardwar.bus.redis import RedisBus
+from cardwar.bus.redis import client as redis_client
 from cardwar.settings import Settings
 from cardwar.store import Store
 from cardwar.tables import TableService
@@ -151,4 +154,103 @@ async def test_a_frozen_redis_is_noticed_and_no_flip_is_lost(tmp_path, redis):
             assert [m["battle"] for m in seen if m["type"] == "battle"] == [1, 2]
             assert noticed < 8.0  # within seconds, not never
     finally:
+        await _close(a, b)
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", ("asyncio", {"use_uvloop": True})],
+                         ids=["asyncio", "uvloop"])  # cardwar serve runs on uvloop
+@pytest.mark.parametrize("listening", [True, False], ids=["listener-up", "first-game"])
+async def test_a_game_followed_while_redis_is_down_is_heard_once_it_is_back(tmp_path, redis,
+                                                                           listening):
+    # listener-up: b follows another game, its listener lost Redis (the soak's case);
+    # first-game: b follows nothing yet, its first SUBSCRIBE ever fails
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        other, _ = await a.create("war", 2, nickname="Cid")
+        gid = table.id
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(a.bus.subscribe(gid))
+            if listening:
+                await stack.enter_async_context(b.bus.subscribe(other.id))
+                await _eventually(lambda: b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            redis.stop()
+            if listening:
+                await _eventually(lambda: b.bus.lost)
+            # b's page opens while Redis is down: the subscribe fails, the page stays
+            async with b.bus.subscribe(gid) as page:
+                assert not b.bus.following(gid)  # not subscribed: no cache to trust
+                redis.start()
+                await _eventually(lambda: not a.bus.lost and not b.bus.lost, seconds=15.0)
+                await _eventually(lambda: b.bus.following(gid), seconds=15.0)
+                await a.connect(gid, 0)  # Ann's page is on a: b hears it
+                await _eventually(lambda: b.online(gid) == {0})
+                await a.start(gid, 0)  # and b's page hears the game's events
+                started = await a.get(gid)
+                assert started is not None
+                seen: list[dict] = []
+                deadline = time.monotonic() + 10.0
+                while not any(m.get("type") == "started" for m in seen):
+                    left = deadline - time.monotonic()
+                    assert left > 0, f"no started; got {seen}"
+                    try:
+                        seen.append(dict(await asyncio.wait_for(page.next(), left)))
+                    except TimeoutError:
+                        continue
+    finally:
+        await _close(a, b)
+
+
+async def test_presence_said_while_redis_refuses_publishing_is_sent_once_it_takes_it(
+        tmp_path, redis):
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    admin = redis_client(redis.url)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        gid = table.id
+        async with a.bus.subscribe(gid), b.bus.subscribe(gid):
+            await _eventually(lambda: a.bus._pubsub.subscribed  # type: ignore[attr-defined]
+                              and b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            # the listeners stay connected; every PUBLISH is refused (NOPERM)
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], commands=["-publish"], keys=["*"],
+                                    channels=["*"])
+            await a.connect(gid, 0)  # Ann's page opens on a: its presence is refused
+            await _eventually(lambda: a.bus._publish_failing)  # type: ignore[attr-defined]
+            assert b.online(gid) == set()
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], keys=["*"], channels=["*"])
+            await _eventually(lambda: b.online(gid) == {0})  # sent once Redis takes it
+    finally:
+        await admin.aclose()
+        await _close(a, b)
+
+
+async def test_presence_dropped_from_a_full_outbox_is_said_again(tmp_path, redis, monkeypatch):
+    monkeypatch.setattr(redis_bus, "OUTBOX_CAP", 5)
+    a, b = await _services(tmp_path, redis.url, ttl=60.0)
+    admin = redis_client(redis.url)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        await a.join(table.id, "Bob")
+        other, _ = await a.create("war", 2, nickname="Cid")
+        gid = table.id
+        async with a.bus.subscribe(gid), a.bus.subscribe(other.id), b.bus.subscribe(gid):
+            await _eventually(lambda: a.bus._pubsub.subscribed  # type: ignore[attr-defined]
+                              and b.bus._pubsub.subscribed)  # type: ignore[attr-defined]
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], commands=["-publish"], keys=["*"],
+                                    channels=["*"])
+            await a.connect(gid, 0)  # refused, then pushed out of the outbox by newer ones
+            await _eventually(lambda: a.bus._publish_failing)  # type: ignore[attr-defined]
+            for n in range(20):
+                await a.bus.publish(other.id, {"type": "note", "n": n})
+            assert len(a.bus._outbox) <= 5  # type: ignore[attr-defined]
+            await admin.acl_setuser("default", enabled=True, nopass=True,
+                                    categories=["+@all"], keys=["*"], channels=["*"])
+            await _eventually(lambda: b.online(gid) == {0})  # said again
+    finally:
+        await admin.aclose()
         await _close(a, b)

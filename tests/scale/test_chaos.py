@@ -15,7 +15,8 @@ from .conftest import ROOT
 from .test_faults import PG_BIN
 
 ZEROS = ("seq_gaps", "doubled_battles", "lost_flips", "unsent_flips", "shown_offline",
-         "wrong_seat", "never_saw_end", "stuck", "http_5xx", "tracebacks_outside_faults",
+         "wrong_seat", "never_saw_end", "stuck", "lobbies_left", "http_5xx",
+         "tracebacks_outside_faults",
          "pages_differ")
 
 

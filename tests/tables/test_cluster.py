@@ -378,3 +378,34 @@ async def test_a_follower_arms_the_timers_the_process_that_played_arms(tmp_path,
             if mine.status != "playing":
                 break
     await _close(a, b)
+
+
+async def test_a_slap_game_followed_by_another_process_is_the_same_game(tmp_path):
+    """Cards put down through one process and a slap through the other (its own judge
+    decides it, on its own timer): both tables are the same game, move for move."""
+    from cardwar.tables.slap_kind import table_options
+
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub, testing_stacked_deck=True)
+    table, _ = await a.create("ers", 2, nickname="Ann", options=table_options("ers", burn=2))
+    await a.join(table.id, "Bob")
+    await a.start(table.id, 0)
+    gid = table.id
+    async with a.bus.subscribe(gid) as sub_a, b.bus.subscribe(gid):
+        followed = await b.get(gid)
+        await a.put(gid, 0, 1)
+        await a.put(gid, 1, 2)  # the double
+        assert not await b.slap(gid, 0, 2)  # held by b's judge
+        while True:  # b's window ends on b's timer; a follows the decision
+            message = await asyncio.wait_for(sub_a.next(), 5)
+            if message["type"] == "move" and message["slaps"] == 1:
+                break
+        await a.put(gid, 0)
+        mine = await a.get(gid)
+        followed = await b.get(gid)
+        assert followed.kind.steps() == mine.kind.steps() == 4
+        assert followed.game.counts() == mine.game.counts() == (4, 3)
+        assert followed.kind.decided == mine.kind.decided  # type: ignore[attr-defined]
+        assert b.message(followed, 0)["game"] == a.message(mine, 0)["game"]
+        assert mine.kind.options()["burn"] == 2  # type: ignore[attr-defined]
+    await _close(a, b)

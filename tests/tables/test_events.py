@@ -112,4 +112,5 @@ def test_every_message_type_has_a_shape_and_page_keys():
         assert set(browser_keys(kind)) == set(keys) - {"type", "seq"}
     stored = {k for k, spec in EVENTS.items() if spec.stored}
     assert stored == {"joined", "started", "flipped", "battle", "card", "over", "auto_flip",
-                      "handed", "relinked", "rematch", "pace", "fast_forward", "left"}
+                      "handed", "relinked", "rematch", "pace", "fast_forward", "left",
+                      "options", "move"}

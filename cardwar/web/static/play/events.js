@@ -52,7 +52,8 @@ export {};
  * @typedef {{type: "over", seq: number, outcome: string, reason: string, winner:
  *   number | null, battles: number, final_counts: number[], eliminated: Object<string,
  *   number>, seed: string | null, hands: string | null, command: string, tricks?:
- *   number, cycle?: Object<string, number> | null}} Over
+ *   number, cycle?: Object<string, number> | null, slaps?: number, burned?: number,
+ *   options?: Object<string, unknown>, decided_slaps?: string}} Over
  */
 
 /**
@@ -97,6 +98,30 @@ export {};
  * the seat that may start the game or hand seats over now (numbered after the move).
  * @typedef {{type: "left", seq: number, seat: number, creator: number | null,
  *   seating?: number[]}} Left
+ */
+
+/**
+ * A slap game's table options, chosen at creation (the first event): `options` holds
+ * `sandwich`, `marriage`, `top_bottom`, `burn` (Egyptian Ratscrew only), `slap_in`,
+ * `card_limit` and the computers' `skill` (RULES.md 11.4-11.8).
+ * @typedef {{type: "options", seq: number, options: Object<string, unknown>}}
+ *   OptionsSet
+ */
+
+/**
+ * In a slap game (RULES.md 11), the table's judge did one thing, step `move`: put a
+ * card down, pushed a slap at once, decided a slap window (every slap held, in the
+ * order decided) or let a waiting pile go. `moves`: the engine moves (`{"move":
+ * ["put", seat] | ["slap", seat, pile] | ["close"]}`, a slap with its `timing`:
+ * `sent`, `arrived`, `latency`, `reaction` in ms, `computer`); `events`: what they did
+ * (`card`, `window`, `slap` with its `verdict`, `burned`, `taken`, `out`, `end`); then
+ * the state after them (:mod:`cardwar.tables.slap_kind`).
+ * @typedef {{type: "move", seq: number, move: number, moves: (Object<string,
+ *   unknown>)[], events: (Object<string, unknown>)[], cards_played: number, to_move:
+ *   number | null, owed: number, owed_for: string | null, window: number | null,
+ *   counts: number[], pile: number, top: string[], tricks: number, slaps: number,
+ *   burned: number, out: Object<string, number>, outcome?: string, reason?: string,
+ *   winner?: number | null}} Moved
  */
 
 /**
