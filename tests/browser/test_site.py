@@ -102,19 +102,19 @@ def test_axe_finds_no_serious_violation_anywhere(browser, live_server, axe_sourc
     assert not found, json.dumps(found, indent=1)
 
 
-def test_pages_fit_360px_and_make_no_external_request(browser, live_server):
+@pytest.mark.parametrize("locale", LOCALES)  # one test per language: the workers share them
+def test_pages_fit_360px_and_make_no_external_request(browser, live_server, locale):
     context = browser.new_context(viewport={"width": 360, "height": 740}, color_scheme="dark")
     page = context.new_page()
     hosts: set[str] = set()
     page.on("request", lambda request: hosts.add(urlparse(request.url).netloc))
     wide = {}
     try:
-        for locale in LOCALES:
-            for name in PAGES:
-                page.goto(f"{live_server}/{locale}/{name}")
-                width = page.evaluate("document.documentElement.scrollWidth")
-                if width > 360:
-                    wide[f"/{locale}/{name}"] = width
+        for name in PAGES:
+            page.goto(f"{live_server}/{locale}/{name}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 360:
+                wide[f"/{locale}/{name}"] = width
     finally:
         context.close()
     assert not wide, f"horizontal scrolling at 360px: {wide}"
