@@ -130,11 +130,11 @@ ci: install-dev axe
 # workers of their own, after them.
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
 # leaves empty is no failure); PYTEST_OPTS adds options (make ci: the slowest
-# tests' durations). The browser tests mostly wait (for a page, a server's
-# pace, an animation: a round of them on two workers used a third of one
-# core), so they get twice as many workers as there are cores.
+# tests' durations). The browser tests mostly wait (a round of them on two
+# workers used a third of one core); BROWSER_WORKERS=4 is worth measuring on
+# a quiet machine (on one at load 30 two pace tests failed with it).
 PYTEST_WORKERS ?= 2
-BROWSER_WORKERS ?= 4
+BROWSER_WORKERS ?= 2
 PYTEST_OPTS ?=
 pytest: pytest-main
 	$(MAKE) --no-print-directory INSTALLED= pytest-browser
