@@ -31,13 +31,16 @@ $(SIM_STAMP): $(STAMP) requirements-sim.lock
 # which holds the other two), installed by the dev lock's uv (a tenth of pip's
 # time: parallel downloads, a shared cache), itself installed by pip from its
 # entry in that lock (hash-checked too). cardwar is built with the locked
-# setuptools and Babel, as make dist does.
+# setuptools and Babel, as make dist does. That one pip install is told -qq
+# (errors only): a machine's pip.conf may name indexes or --find-links folders
+# that lack uv, and pip warns of each ("Location ... is ignored") although it
+# finds uv elsewhere; a failure (a hash, no uv anywhere) is still an error.
 UV_PIP := $(BIN)/uv pip install -q --python $(BIN)/python
 $(DEV_STAMP): requirements-dev.lock pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	awk '/^uv==/ { on = 1 } on { print } on && !/\\$$/ { exit }' requirements-dev.lock \
 		> $(VENV)/uv.lock.txt
-	$(PIP) -r $(VENV)/uv.lock.txt
+	$(PIP) -q -r $(VENV)/uv.lock.txt
 	$(UV_PIP) --require-hashes -r requirements-dev.lock
 	$(UV_PIP) --no-deps --no-build-isolation -e .
 	touch $(STAMP) $(SIM_STAMP) $(DEV_STAMP)
@@ -117,8 +120,8 @@ test: install-dev axe
 # What .ci/run runs: make test, with the web tests on the lowest versions
 # beside the browser tests.
 ci: install-dev axe
-	$(CHECKS) lint typecheck jstypecheck jstest pytest-main
-	$(CHECKS) pytest-browser test-lowest
+	$(CHECKS) PYTEST_OPTS=--durations=25 lint typecheck jstypecheck jstest pytest-main
+	$(CHECKS) PYTEST_OPTS=--durations=25 pytest-browser test-lowest
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it), every test but the browser's
@@ -126,9 +129,13 @@ ci: install-dev axe
 # (Playwright's event loop and asyncio tests do not mix in one process), on
 # workers of their own, after them.
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
-# leaves empty is no failure).
+# leaves empty is no failure); PYTEST_OPTS adds options (make ci: the slowest
+# tests' durations). The browser tests mostly wait (a round of them on two
+# workers used a third of one core); BROWSER_WORKERS=4 is worth measuring on
+# a quiet machine (on one at load 30 two pace tests failed with it).
 PYTEST_WORKERS ?= 2
 BROWSER_WORKERS ?= 2
+PYTEST_OPTS ?=
 pytest: pytest-main
 	$(MAKE) --no-print-directory INSTALLED= pytest-browser
 
@@ -137,11 +144,11 @@ numba-cache: $(INSTALLED)
 		from cardwar.engine.battles.simulate import play_games; play_games(PEACE, 2, 1)"
 
 pytest-main: $(INSTALLED) numba-cache
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m "not browser" \
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_OPTS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 pytest-browser: $(INSTALLED)
-	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) -m browser \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_OPTS) -m browser \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 # The web tests on the lowest versions pyproject.toml allows for the site and
@@ -154,7 +161,7 @@ test-lowest: $(INSTALLED)
 	$(BIN)/uv venv -q --python $(BIN)/python $(LOWEST)
 	$(BIN)/uv pip install -q --python $(LOWEST)/bin/python --require-hashes --no-build \
 		-r requirements-lowest.lock
-	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(LOWEST_WORKERS) \
+	PYTHONPATH=. $(LOWEST)/bin/python -m pytest -p no:cacheprovider -n $(LOWEST_WORKERS) $(PYTEST_OPTS) \
 		tests/web --ignore=tests/web/test_stats.py
 
 bench: install-sim

@@ -32,8 +32,12 @@ for _limit in ("CREATES_PER_MINUTE", "JOINS_PER_MINUTE", "REMATCHES_PER_MINUTE",
 # The tests that take longest and mostly wait (a minute's chaos soak, the
 # self-hosting guide's installs and services, the scale-out processes) start
 # first, so that the xdist workers fill the waits with the short tests instead
-# of ending on one long test.
-LONG_FIRST = ("tests/scale/test_chaos.py", "tests/deploy/", "tests/scale/")
+# of ending on one long test. Among the browser tests (a run of their own), the
+# files of the longest games (20 to 35 s each on CI) first, for the same reason.
+LONG_FIRST = ("tests/scale/test_chaos.py", "tests/deploy/", "tests/scale/",
+              "tests/browser/test_play_reconnect.py", "tests/browser/test_play.py",
+              "tests/browser/test_social.py", "tests/browser/test_play_connection.py",
+              "tests/browser/test_layout.py")
 
 
 def _order(item: pytest.Item) -> tuple[bool, int]:

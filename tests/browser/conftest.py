@@ -9,6 +9,10 @@ Reusable by every browser test (the site's and online play's):
 * ``page``: a fresh context and page per test (1280x800, English).
 * ``axe_source``: path of axe-core's ``axe.min.js`` (from ``npm ci``).
 
+Tests wait with Playwright's auto-waiting ``expect`` (a locator's assertion
+retried until it holds), given the same 30 s as the page's own waits: CI's
+two cores are shared, 5 s (its default) is too short there.
+
 Missing Chromium or axe-core makes the tests FAIL, never skip.
 """
 
@@ -21,12 +25,15 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from playwright.sync_api import expect
 
 from cardwar.cli import WS_MAX_SIZE
 from cardwar.settings import Settings
 from cardwar.web.app import create_app
 
 from .helpers import free_port
+
+expect.set_options(timeout=30_000)
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]

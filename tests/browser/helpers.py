@@ -4,6 +4,8 @@
   an in-process server with the stacked deck and a quick computer.
 * ``serve(port, db)``: a real ``cardwar serve`` process, to stop and start again.
 * ``open_page``, ``create_game``, ``battles``, ``serious_axe_violations``.
+* ``wait_revealed(page)``: wait until the last battle's result is shown.
+* ``settle(page)``: wait until the page's animations and transitions are over.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import urllib.request
 from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -68,6 +71,13 @@ def game_ended(page) -> bool:
     return bool(page.evaluate(ENDED))
 
 
+def wait_revealed(page) -> None:
+    """Wait until ``page`` shows its last battle's result: a peace shows the counts
+    from before it until its face-down cards turn (state.js ``shownCounts``), and
+    its result (``#summary``) only once they have."""
+    expect(page.locator("#summary")).to_have_text(re.compile(r"\S"))
+
+
 def flip_piles(*pages) -> None:
     """Click each page's pile, where it has one (who went out has none)."""
     for page in pages:
@@ -96,7 +106,7 @@ def serve(port: int, db: str) -> subprocess.Popen:
         [sys.executable, "-m", "cardwar.cli", "serve", "--port", str(port), "--database", db],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a bound: a loaded CI machine took over 30 s
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
@@ -105,6 +115,19 @@ def serve(port: int, db: str) -> subprocess.Popen:
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("cardwar serve did not start")
+
+
+#: JavaScript: resolves once every finite animation and transition on the page
+#: is over (an endless one, e.g. a pulsing hint, is left running)
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map((a) => a.finished.catch(() => null))).then(() => true)"""
+
+
+def settle(page) -> None:
+    """Wait until ``page``'s finite animations and CSS transitions have ended
+    (e.g. before axe-core checks colours that are still fading in)."""
+    page.evaluate(SETTLED)
 
 
 def serious_axe_violations(page, axe_source) -> list[dict]:

@@ -8,10 +8,17 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
-from .helpers import open_page, serious_axe_violations, start_play_server
+from .helpers import (
+    battles,
+    next_battle_or_end,
+    open_page,
+    serious_axe_violations,
+    start_play_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -28,16 +35,20 @@ def _start_against_the_computer(page, base: str, locale: str) -> None:
     form.locator('input[name="nickname"]').fill("Ann")
     form.locator('button[type="submit"]').click()
     page.wait_for_url(re.compile(rf".*/{locale}/g/[A-Za-z0-9_-]{{16}}$"))
-    page.wait_for_selector("#turn:not([hidden])")  # against the computer: no lobby
+    expect(page.locator("#turn")).to_be_visible()  # against the computer: no lobby
 
 
 def _play_to_the_end(page) -> None:
+    """Put down a card whenever it is ours to put down, until the game is over
+    (``#table``'s ``data-battle`` counts the cards put down, ours and the computer's)."""
+    over = "#game[data-status='over']"
     for _ in range(20):
-        if page.locator("#game").get_attribute("data-status") == "over":
+        page.locator(f"{over}, #my-pile[aria-disabled='false']").first.wait_for()
+        if page.locator(over).count():
             return
-        if page.locator("#my-pile[aria-disabled='false']").count():
-            page.locator("#my-pile").click()
-        page.wait_for_timeout(150)
+        before = battles(page)
+        page.locator("#my-pile").click()
+        next_battle_or_end(page, before)
     raise AssertionError("the game did not end")
 
 
@@ -107,6 +118,7 @@ def _step(page) -> int:
 def test_a_record_opens_in_the_replay_and_plays(browser, live_server):
     ctx, page = open_page(browser)
     try:
+        page.clock.install()  # a clock the test may run ahead (it flows as the real one)
         page.goto(f"{live_server}/en/beggar-my-neighbour/records")
         row = page.locator("tr[data-slug='nessler-2022']")
         assert "8,344" in row.inner_text() and "1,164" in row.inner_text()
@@ -119,7 +131,7 @@ def test_a_record_opens_in_the_replay_and_plays(browser, live_server):
         page.wait_for_function("+document.getElementById('replay').dataset.step >= 5")
         page.locator("#replay-play").click()  # pause
         stopped = _step(page)
-        page.wait_for_timeout(400)
+        page.clock.run_for(5_000)  # paused: however long, no step more
         assert _step(page) == stopped
         assert "Trick" in page.locator("#replay-step").inner_text()
         assert page.locator("#turn-pile .pcard").count() >= 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .helpers import create_game, join_game, open_page, start_play_server
 
@@ -60,7 +61,7 @@ def test_the_join_form_hides_when_the_last_seat_is_taken(browser, server):
         assert c.locator("#seat-list .tag:text-is('you')").count() == 0
 
         a.locator("#start-game").click()  # once started, C is still told why
-        c.wait_for_selector("#table:not([hidden])")
+        expect(c.locator("#table")).to_be_visible()
         assert full.is_visible() and c.locator("#watching-note").is_visible()
     finally:
         for ctx, _ in contexts:

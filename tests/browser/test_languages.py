@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .helpers import battles, game_ended, next_battle_or_end, open_page, start_play_server
 
@@ -39,8 +40,8 @@ def test_a_game_of_peace_in_the_language(browser, stacked_server, locale):
         form.locator('input[name="nickname"]').fill("Ann")
         form.get_by_role("button", name=want["create"]).click()
         a.wait_for_url(re.compile(rf".*/{locale}/g/[A-Za-z0-9_-]{{16}}$"))
-        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
-        assert a.locator("#battle-number").inner_text() == want["battle"]
+        expect(a.locator("#table")).to_be_visible()  # against the computer: no lobby
+        expect(a.locator("#battle-number")).to_have_text(want["battle"])
         assert want["help"] in a.locator("#flip-help").inner_text()
         letters: list[str] = []
         for _ in range(10):
@@ -50,7 +51,7 @@ def test_a_game_of_peace_in_the_language(browser, stacked_server, locale):
             a.locator("#my-pile").click()
             next_battle_or_end(a, before)
             letters = letters or a.locator(".tseat[data-seat='0'] .pcard__letter").all_inner_texts()
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         assert letters == list("PEACE")
         end = a.locator("#end").inner_text()
         assert want["win"] in end

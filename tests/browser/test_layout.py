@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from .helpers import ENDED, create_game, join_game, start_play_server
 
@@ -133,11 +134,11 @@ def test_every_seat_sees_every_card_and_its_pile(browser, layout_server, size, p
                     f"document.getElementById('table').dataset.battle >= {battle}")
                 _check_view(page, want, f"{size}-{players}p-seat{seat}-battle{battle}")
         for seat, page in enumerate(pages):
-            page.wait_for_selector("#end:not([hidden])", timeout=20_000)
+            expect(page.locator("#end")).to_be_visible(timeout=20_000)
             page.wait_for_function(ENDED)
             title = page.locator("#end-title")
             assert title.inner_text() == ("You won!" if seat == 0 else "You lost")
-            page.wait_for_selector("#rematch-button:not([hidden])")
+            expect(page.locator("#rematch-button")).to_be_visible()
             for what in (title, page.locator(".end__result"), page.locator("#rematch-button")):
                 box = what.bounding_box()
                 assert box and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size][1], what

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import signal
-import time
 
 import pytest
 from babel import Locale
+from playwright.sync_api import expect
 
 from .helpers import (
     battles,
@@ -19,7 +19,9 @@ from .helpers import (
     open_page,
     serious_axe_violations,
     serve,
+    settle,
     start_play_server,
+    wait_revealed,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -37,7 +39,7 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
     try:
         create_game(a, stacked_server, nickname="Ann")
         a.get_by_role("button", name="Copy link").click()
-        a.wait_for_function("document.getElementById('copied').textContent.length > 0")
+        expect(a.locator("#copied")).not_to_be_empty()
         link = a.evaluate("navigator.clipboard.readText()")
         assert re.fullmatch(rf"{stacked_server}/g/[A-Za-z0-9_-]{{16}}", link)
         assert a.locator(".lobby__qr img").evaluate("img => img.naturalWidth") > 0
@@ -51,12 +53,11 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         nick.fill("Bob")
         b.get_by_role("button", name="Zajmij miejsce").click()
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        expect(a.locator("#seat-list li[data-seat='1']")).to_contain_text("Bob")
         a.get_by_role("button", name="Start the game").click()
-        a.wait_for_selector("#table:not([hidden])")
-        b.wait_for_selector("#table:not([hidden])")
-        assert a.locator("#battle-number").inner_text() == "Battle 1 of 1,000"
+        expect(a.locator("#table")).to_be_visible()
+        expect(b.locator("#table")).to_be_visible()
+        expect(a.locator("#battle-number")).to_have_text("Battle 1 of 1,000")
         assert b.locator("#battle-number").inner_text() == "Bitwa 1 z 1000"
         # a 360px phone: nothing wider than the screen
         assert b.evaluate("document.documentElement.scrollWidth") <= 360
@@ -75,9 +76,9 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
             letters = ".tseat[data-seat='0'] .pcard__letter"
             letters_a = letters_a or a.locator(letters).all_inner_texts()
             letters_b = letters_b or b.locator(letters).all_inner_texts()
-            a.wait_for_function("document.getElementById('announce').textContent.length > 0")
-        a.wait_for_selector("#end:not([hidden])")
-        b.wait_for_selector("#end:not([hidden])")
+            expect(a.locator("#announce")).not_to_be_empty()
+        expect(a.locator("#end")).to_be_visible()
+        expect(b.locator("#end")).to_be_visible()
         assert letters_a == list("PEACE")
         assert letters_b == list("POKÓJ")
         end_a = a.locator("#end").inner_text()
@@ -102,10 +103,9 @@ def test_three_players_with_a_computer(browser, stacked_server):
         b.locator("#nickname").fill("Cleo")
         b.get_by_role("button", name="Take a seat").click()
         b.wait_for_selector("#seat-list li[data-seat='2'] .tag")
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='2']\").textContent.includes('Cleo')")
+        expect(a.locator("#seat-list li[data-seat='2']")).to_contain_text("Cleo")
         a.locator("#start-game").click()
-        b.wait_for_selector("#table:not([hidden])")
+        expect(b.locator("#table")).to_be_visible()
         # the computer flips by itself
         b.wait_for_selector(".tseat[data-seat='1'] .tseat__state--ready")
         for _ in range(10):
@@ -120,7 +120,7 @@ def test_three_players_with_a_computer(browser, stacked_server):
         # Cleo (seat 2) went out in battle 1 and is marked so
         b.wait_for_selector(".tseat--out[data-seat='2']")
         assert b.locator(".tseat[data-seat='2'] .tseat__state--out").text_content() == "out"
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         assert "Ann wins the game!" in a.locator("#end").inner_text()
     finally:
         ctx_a.close()
@@ -141,8 +141,8 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
         b.get_by_role("button", name="Platz nehmen").click()
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
         a.locator("#start-game").click()
-        b.wait_for_selector("#table:not([hidden])")
-        a.wait_for_selector("#table:not([hidden])")
+        expect(b.locator("#table")).to_be_visible()
+        expect(a.locator("#table")).to_be_visible()
         # the seed drew the seats (RULES.md 9): where Ann and Bea sit
         ann = a.locator(".tseat--you").get_attribute("data-seat")
         bea = b.locator(".tseat--you").get_attribute("data-seat")
@@ -152,6 +152,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
             flip_piles(a, b)
             next_battle_or_end(a, before)
             next_battle_or_end(b, before)
+        wait_revealed(a)  # a peace's counts are the new ones once its cards turn
         a.locator("#my-pile").click()  # Ann has flipped for battle 4; Bea has not
         b.wait_for_selector(f".tseat[data-seat='{ann}'] .tseat__state--ready")
         counts = a.locator(".pile__count").all_inner_texts()
@@ -159,7 +160,7 @@ def test_restart_in_the_middle_of_a_game(browser, tmp_path):
 
         proc.send_signal(signal.SIGKILL)  # no graceful shutdown
         proc.wait(timeout=10)
-        a.wait_for_selector("#conn-notice:not([hidden])")  # "reconnecting" (issue 5)
+        expect(a.locator("#conn-notice")).to_be_visible()  # "reconnecting" (issue 5)
         proc = serve(port, db)
 
         a.reload()
@@ -197,8 +198,9 @@ def test_game_page_has_no_serious_axe_violation(browser, stacked_server, axe_sou
         assert a.evaluate("document.activeElement.id") == "my-pile"  # focus stays on the pile
         found["table"] = serious_axe_violations(a, axe_source)
         a.keyboard.press("Enter")
-        a.wait_for_selector("#end:not([hidden])")
-        a.wait_for_timeout(1000)
+        expect(a.locator("#end")).to_be_visible()
+        expect(a.locator("#game")).to_have_attribute("data-status", "over")
+        settle(a)  # nothing is still fading in
         found["end"] = serious_axe_violations(a, axe_source)
         # reduced motion: the pot is not slid away, the cards just fade a little
         assert a.locator(".tplay--taken").count() == 0
@@ -233,7 +235,7 @@ def test_war_shows_face_down_counts_without_letters(browser, stacked_server):
         counts = a.evaluate("window.downCounts")
         assert ["1 verdeckt", 0] in counts  # with the card it counts, while face down
         assert all(shown == 0 for _, shown in counts), counts  # never by face-up cards
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         assert "--face-down 1" in a.locator(".end__command").text_content()
         assert "Gleichstand: Krieg!" in a.locator("#summary").inner_text()
         assert a.locator(".tplay__count").count() == 0  # turned: nothing face down
@@ -250,6 +252,8 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
     ctx_a, a = open_page(browser)
     ctx_b, b = open_page(browser, width=360)
     ctx_c, c = open_page(browser)
+    for p in (a, b):  # a clock the test may run ahead (it flows as the real one)
+        p.clock.install()
     try:
         url = create_game(a, idle_server, nickname="Ann")
         # the Share button only shows where the browser can share
@@ -257,36 +261,32 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         b.goto(url)
         b.locator("#nickname").fill("ANN")  # taken, whatever the case
         b.get_by_role("button", name="Take a seat").click()
-        b.wait_for_selector(".form-error")
-        assert "already has that nickname" in b.locator(".form-error").inner_text()
+        expect(b.locator(".form-error")).to_contain_text("already has that nickname",
+                                                          use_inner_text=True)
         assert b.locator("#nickname").input_value() == "ANN"
         b.locator("#nickname").fill("Bob")
         b.get_by_role("button", name="Take a seat").click()
         b.wait_for_selector("#seat-list li[data-seat='1'] .tag")
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        expect(a.locator("#seat-list li[data-seat='1']")).to_contain_text("Bob")
         a.locator("#start-game").focus()
         a.keyboard.press("Enter")
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         a.wait_for_function("document.activeElement && document.activeElement.id === 'my-pile'")
         c.goto(url)  # a spectator keeps their label once the game has started
-        c.wait_for_selector("#table:not([hidden])")
+        expect(c.locator("#table")).to_be_visible()
         assert c.locator("#watching-note").is_visible()
         assert "You are watching this game." in c.locator("#watching-note").inner_text()
         assert "4 seconds" in a.locator("#flip-help").inner_text()
-        # nobody has flipped: no clock, nothing happens by itself
-        time.sleep(1.5)
+        # nobody has flipped: no clock (the service starts none before the first
+        # flip, tests/tables/test_service.py), so none is shown
         assert battles(a) == 0 and a.locator("#idle-note").is_hidden()
         a.locator("#my-pile").click()
-        b.wait_for_function("/Flipping for you in \\d s/.test("
-                            "document.getElementById('idle-note').textContent)")
-        a.wait_for_function("/Waiting for Bob… \\d s/.test("
-                            "document.getElementById('idle-note').textContent)")
-        c.wait_for_function("/Waiting for Bob… \\d s/.test("
-                            "document.getElementById('idle-note').textContent)")
+        expect(b.locator("#idle-note")).to_contain_text(re.compile(r"Flipping for you in \d s"))
+        expect(a.locator("#idle-note")).to_contain_text(re.compile(r"Waiting for Bob… \d s"))
+        expect(c.locator("#idle-note")).to_contain_text(re.compile(r"Waiting for Bob… \d s"))
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1",
                             timeout=10000)
-        a.wait_for_function("document.getElementById('idle-note').hidden")
+        expect(a.locator("#idle-note")).to_be_hidden()
         for _ in range(12):
             if game_ended(a):
                 break
@@ -294,9 +294,11 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
             flip_piles(a, b)
             next_battle_or_end(a, before)
         for p in (a, b):
-            p.wait_for_selector("#end:not([hidden])")
-            time.sleep(2.5)  # longer than the pick-up animation's delay
-            assert p.locator(".tplay--taken, .tplay--taken-still").count() == 0
+            expect(p.locator("#end")).to_be_visible()
+            # the page's clock run past the pick-up's delay (1.6 s) and slide (0.75 s):
+            # the last battle's cards stay on the table for the end screen
+            p.clock.run_for(2500)
+            expect(p.locator(".tplay--taken, .tplay--taken-still")).to_have_count(0)
             assert p.locator(".tseat .tplay .pcard").count() >= 2  # the deciding cards
             end = p.locator("#end").inner_text()
             assert "Placings" in end and "went out in battle" in end
@@ -305,7 +307,7 @@ def test_idle_countdown_focus_and_the_end_screen(browser, idle_server):
         live = a.locator(".tseat .tplay .pcard").count()
         shown = a.locator(".tseat .tplay .pcard--shown").count()
         a.reload()
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         assert a.locator(".tseat .tplay .pcard").count() == live
         assert a.locator(".tseat .tplay .pcard--shown").count() == shown
     finally:
@@ -330,12 +332,11 @@ def test_a_peace_in_ukrainian_and_dutch(browser, stacked_server):
         assert b.locator("#nickname").input_value() == "Speler 2"
         b.locator("#nickname").fill("Bob")
         b.get_by_role("button", name="Neem plaats").click()
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        expect(a.locator("#seat-list li[data-seat='1']")).to_contain_text("Bob")
         a.get_by_role("button", name="Почати гру").click()
-        a.wait_for_selector("#table:not([hidden])")
-        b.wait_for_selector("#table:not([hidden])")
-        assert a.locator("#battle-number").inner_text() == "Бій 1 з 1\u00a0000"
+        expect(a.locator("#table")).to_be_visible()
+        expect(b.locator("#table")).to_be_visible()
+        expect(a.locator("#battle-number")).to_have_text("Бій 1 з 1\u00a0000")
         assert b.locator("#battle-number").inner_text() == "Slag 1 van 1.000"
         uk_word = {"one": "карта", "few": "карти", "many": "карт"}
         count, word = a.locator("#my-pile .pile__count").inner_text().split()
@@ -367,8 +368,8 @@ def test_a_peace_in_ukrainian_and_dutch(browser, stacked_server):
             letters = ".tseat[data-seat='0'] .pcard__letter"
             letters_a = letters_a or a.locator(letters).all_inner_texts()
             letters_b = letters_b or b.locator(letters).all_inner_texts()
-        a.wait_for_selector("#end:not([hidden])")
-        b.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
+        expect(b.locator("#end")).to_be_visible()
         assert letters_a == list("PEACE")
         assert letters_b == list("VREDE")
         assert "Ann виграє гру!" in a.locator("#end").inner_text()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -18,6 +19,7 @@ from .helpers import (
     serious_axe_violations,
     serve,
     start_play_server,
+    wait_revealed,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -34,32 +36,25 @@ def test_the_page_reconnects_by_itself_and_catches_up(browser, tmp_path):
     base = f"http://127.0.0.1:{port}"
     proc = serve(port, db)
     ctx, a = open_page(browser)
+    a.clock.install()  # a clock the test may run ahead (it flows as the real one)
     try:
         create_game(a, base, seats={1: "computer"})  # no lobby: it starts at once
         a.wait_for_selector("#my-pile")
         for n in (1, 2):
             a.locator("#my-pile").click()
             a.wait_for_function(f"+document.getElementById('table').dataset.battle >= {n}")
-        # a peace shows the counts from before it until its cards turn: read them
-        # once they have held still longer than any peace is held (4.5 s)
-        a.wait_for_function("""() => {
-            const t = [...document.querySelectorAll('.pile__count')]
-                .map((e) => e.textContent).join('|');
-            if (window.__counts !== t) {
-                window.__counts = t;
-                window.__since = performance.now();
-            }
-            return performance.now() - window.__since > 5000;
-        }""", polling=200, timeout=30000)
+        wait_revealed(a)  # a peace's counts are the new ones once its cards turn
         counts = a.locator(".pile__count").all_inner_texts()
 
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        a.wait_for_selector("#conn-notice:not([hidden])")
+        expect(a.locator("#conn-notice")).to_be_visible()
         assert "Reconnecting" in a.locator("#conn-notice").inner_text()
         proc = serve(port, db)
-        # no reload: the page comes back by itself, at the same battle
-        a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
+        # no reload: the page comes back by itself, at the same battle, at its next
+        # attempt (the clock run past the longest wait between two, 15 s)
+        a.clock.run_for(15_000)
+        expect(a.locator("#conn-notice")).to_be_hidden()
         assert battles(a) == 2 and a.locator(".pile__count").all_inner_texts() == counts
         a.locator("#my-pile").click()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3")
@@ -117,8 +112,8 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
         spectator.goto(url)
         spectator.wait_for_selector("#seat-list li[data-seat='1'] .seat-list__name")
         assert spectator.locator("#nickname").count() == 0  # seats taken: just watching
-        a.wait_for_selector("#watchers:not([hidden])")
-        assert a.locator("#watchers").inner_text() == "1 person is watching"
+        expect(a.locator("#watchers")).to_be_visible()
+        expect(a.locator("#watchers")).to_have_text("1 person is watching")
         assert b.locator("#watchers").inner_text() == "1 Person schaut zu"
         assert a.locator("#device-link").count() == 1 and spectator.locator("#device").count() == 0
         found["lobby"] = serious_axe_violations(a, axe_source)
@@ -133,8 +128,8 @@ def test_two_tabs_spectators_rematch_and_replay(browser, server, axe_source):
         found["table"] = serious_axe_violations(a, axe_source)
         a.locator("#my-pile").click()
         b.locator("#my-pile").click()
-        a.wait_for_selector("#end:not([hidden])")
-        b.wait_for_selector("#rematch-form:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
+        expect(b.locator("#rematch-form")).to_be_visible()
         assert spectator.locator("#rematch-form").is_hidden()
         found["end"] = serious_axe_violations(a, axe_source)
 
@@ -221,7 +216,7 @@ def test_a_flip_lost_with_the_connection_can_be_made_again(browser, server):
         a.keyboard.press("Space")
         a.wait_for_selector(".tseat[data-seat='0'] .tseat__state--ready")
         ctx.set_offline(True)
-        a.wait_for_selector("#conn-notice:not([hidden])")
+        expect(a.locator("#conn-notice")).to_be_visible()
         a.evaluate("() => window.__unpatchSend()")
         ctx.set_offline(False)
         a.wait_for_selector("#conn-notice", state="hidden", timeout=30000)
@@ -254,9 +249,9 @@ def test_in_a_rematch_the_start_button_moves_to_whoever_may_start(browser, serve
                 if page.locator("#my-pile .pile__flip").count():
                     page.locator("#my-pile").click()
             a.wait_for_timeout(150)
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         # Bea (seat 1) offers the rematch: she may start it while the others are away
-        b.wait_for_selector("#rematch-form:not([hidden])")
+        expect(b.locator("#rematch-form")).to_be_visible()
         b.locator("#rematch-button").click()
         b.wait_for_url(lambda u: u != url)
         b.wait_for_selector("#start-game")

@@ -8,6 +8,7 @@ import tempfile
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .helpers import (
@@ -105,8 +106,8 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
 
         # a reaction: sent as a key, worded in each viewer's language, by the seat
         ann.get_by_role("button", name="Good game").click()
-        bob.wait_for_selector("#seat-list li[data-seat='0'] .reaction")
-        assert bob.locator("#seat-list li[data-seat='0'] .reaction").inner_text() == "Gutes Spiel"
+        expect(bob.locator("#seat-list li[data-seat='0'] .reaction")).to_have_text(
+            "Gutes Spiel", use_inner_text=True)
         cleo.wait_for_selector("#seat-list li[data-seat='0'] .reaction")
         assert cleo.locator("#seat-list li[data-seat='0'] .reaction").inner_text() == \
             "Bella partita"
@@ -121,8 +122,7 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
         # too many at once: refused, and said so
         for _ in range(3):
             ann.get_by_role("button", name="One more?").click()
-        ann.wait_for_function(
-            "document.getElementById('reaction-note').textContent.includes('Not so fast')")
+        expect(ann.locator("#reaction-note")).to_contain_text("Not so fast")
         # Bob hides the others' reactions: remembered
         bob.get_by_label("Reaktionen der anderen ausblenden").check()
         bob.reload()
@@ -146,8 +146,8 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
         cleo.reload()  # from now on Cleo only watches: no click, no key
         cleo.wait_for_selector("#reaction-buttons button")
         ann.locator("#start-game").click()
-        bob.wait_for_selector("#table:not([hidden])")
-        cleo.wait_for_selector("#table:not([hidden])")
+        expect(bob.locator("#table")).to_be_visible()
+        expect(cleo.locator("#table")).to_be_visible()
         bob.locator("#my-pile").click()  # Bob's first click: his sound wakes up
         ann.locator("#my-pile").click()
         bob.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
@@ -170,13 +170,13 @@ def test_reactions_sound_previews_and_sharing_the_result(browser, social_server,
             before = battles(ann)
             flip_piles(ann, bob)
             next_battle_or_end(ann, before)
-        ann.wait_for_selector("#end:not([hidden])")
-        bob.wait_for_selector("#end:not([hidden])")
+        expect(ann.locator("#end")).to_be_visible()
+        expect(bob.locator("#end")).to_be_visible()
         n = battles(ann)
 
         # sharing the result: the clipboard (no share sheet here), then a share sheet
         ann.get_by_role("button", name="Share the result").click()
-        ann.wait_for_function("document.getElementById('share-note').textContent.length > 0")
+        expect(ann.locator("#share-note")).not_to_be_empty()
         copied = ann.evaluate("navigator.clipboard.readText()")
         replay = f"{social_server}/g/{gid}/replay"
         winner = "Ann" if "Ann wins" in ann.locator("#end").inner_text() else "Bob"

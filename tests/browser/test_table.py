@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 from cardwar.tables.nicknames import visible_length
@@ -40,11 +41,10 @@ def test_seats_are_drawn_by_lot_in_two_languages(browser, war_seed_server):
         assert "who sits where is drawn by lot" in a.locator("#seating-lobby").inner_text()
         join_game(b, url, "Bob", "de")
         assert "wird ausgelost, wer wo sitzt" in b.locator("#seating-lobby").inner_text()
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='1']\").textContent.includes('Bob')")
+        expect(a.locator("#seat-list li[data-seat='1']")).to_contain_text("Bob")
         a.locator("#start-game").click()
         for page in (a, b):
-            page.wait_for_selector("#table:not([hidden])")
+            expect(page.locator("#table")).to_be_visible()
             # seed war seats [1, 0]: Bob plays table seat 0, Ann (the creator) seat 1
             assert page.locator(".tseat .tseat__name").all_inner_texts() == ["Bob", "Ann"]
         assert a.locator(".tseat--you").get_attribute("data-seat") == "1"
@@ -55,7 +55,7 @@ def test_seats_are_drawn_by_lot_in_two_languages(browser, war_seed_server):
         a.locator("#my-pile").click()
         b.wait_for_selector(".tseat[data-seat='1'] .tseat__state--ready")
         a.reload()  # a reload finds her at her seat again
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         assert a.locator(".tseat--you").get_attribute("data-seat") == "1"
     finally:
         ctx_a.close()
@@ -72,9 +72,9 @@ def test_players_out_in_the_same_battle_share_a_placing(browser, stacked_server)
             form.locator(f'select[name="seat{seat}"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
+        expect(a.locator("#table")).to_be_visible()  # against the computer: no lobby
         a.locator("#auto-flip").check()
-        a.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
         # the stacked deal: seats 2 and 3 go out in battle 1, seat 1 in battle 2
         places = a.locator(".end__counts li").evaluate_all(
             "items => items.map(li => [li.value, li.textContent])")
@@ -93,8 +93,9 @@ def test_italian_numbers_match_the_rules_pages(browser, stacked_server):
         form.locator('select[name="seat1"]').select_option("computer")
         form.locator('input[name="nickname"]').fill("Ann")
         form.locator('button[type="submit"]').click()
-        a.wait_for_selector("#table:not([hidden])")  # against the computer: no lobby
-        assert a.locator("#battle-number").inner_text() == "Battaglia 1 di 1.000"
+        expect(a.locator("#table")).to_be_visible()  # against the computer: no lobby
+        # the heading is written once the first snapshot is drawn, maybe after the table shows
+        expect(a.locator("#battle-number")).to_have_text("Battaglia 1 di 1.000")
     finally:
         ctx.close()
 
@@ -139,11 +140,11 @@ def test_a_right_to_left_nickname_is_isolated(browser, stacked_server):
         name = a.locator("#seat-list li[data-seat='1'] .seat-list__name")
         assert name.evaluate("e => e.tagName") == "BDI"
         a.locator("#start-game").click()
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         assert a.locator(".tseat[data-seat='1'] .tseat__name").evaluate("e => e.tagName") == "BDI"
         a.locator("#auto-flip").check()
         b.locator("#auto-flip").check()
-        b.wait_for_selector("#end:not([hidden])")
+        expect(b.locator("#end")).to_be_visible()
         # in a sentence the name is wrapped in FSI ... PDI: "2" stays with it
         assert "\u2068דנה 2\u2069" in b.locator("#end").inner_text()
     finally:
@@ -161,10 +162,9 @@ def test_the_out_player_and_the_late_rematch(browser, stacked_server):
         b.locator("#device summary").click()
         radius = b.locator("#device-link").evaluate("e => getComputedStyle(e).borderRadius")
         assert radius == b.locator("#share-link").evaluate("e => getComputedStyle(e).borderRadius")
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='2']\").textContent.includes('Cleo')")
+        expect(a.locator("#seat-list li[data-seat='2']")).to_contain_text("Cleo")
         a.locator("#start-game").click()
-        b.wait_for_selector("#table:not([hidden])")
+        expect(b.locator("#table")).to_be_visible()
         assert b.locator("#auto-area").is_visible()
         b.locator("#my-pile").click()
         a.locator("#my-pile").click()
@@ -172,8 +172,8 @@ def test_the_out_player_and_the_late_rematch(browser, stacked_server):
         b.wait_for_selector(".tseat--out[data-seat='2']")
         assert b.locator("#auto-area").is_hidden()
         a.locator("#auto-flip").check()
-        a.wait_for_selector("#end:not([hidden])")
-        b.wait_for_selector("#end:not([hidden])")
+        expect(a.locator("#end")).to_be_visible()
+        expect(b.locator("#end")).to_be_visible()
         # Ann offers a rematch and starts it at once: Cleo's kept seat goes to the computer
         a.locator("#rematch-button").click()
         a.wait_for_url(re.compile(r".*/en/g/[A-Za-z0-9_-]{16}$"))
@@ -185,10 +185,10 @@ def test_the_out_player_and_the_late_rematch(browser, stacked_server):
         assert start.inner_text() == "Start now: the computer plays for those missing"
         assert "button--quiet" in (start.get_attribute("class") or "")
         start.click()
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         b.reload()
-        b.wait_for_selector("#end:not([hidden])")
-        b.wait_for_selector("#rematch-form:not([hidden])")
+        expect(b.locator("#end")).to_be_visible()
+        expect(b.locator("#rematch-form")).to_be_visible()
         assert b.locator("#rematch-button").is_hidden()  # no "join" for a started rematch
         assert b.locator("#rematch-watch").is_visible()
     finally:

@@ -8,6 +8,7 @@ Seed ``p4`` seats two players in the lobby's order and its battle 2 is a peace
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
@@ -76,7 +77,7 @@ def _start_on_auto(page, base: str, lang: str, pace: str, **seats: str) -> None:
     page.wait_for_selector("#start-game, #table:not([hidden])")
     if page.locator("#start-game").count():  # against the computer only it starts at once
         page.locator("#start-game").click()
-    page.wait_for_selector("#table:not([hidden])")
+    expect(page.locator("#table")).to_be_visible()
     page.evaluate(WATCH)
     page.locator("#pace").select_option(pace)
     page.locator("#auto-flip").check()
@@ -124,7 +125,7 @@ def test_a_peace_with_reduced_motion_is_turned_still_and_still_held(browser, see
     a = ctx.new_page()
     try:
         _create(a, seeded_server, "en")
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         a.evaluate(WATCH)
         a.locator("#pace").select_option("fast")
         a.locator("#auto-flip").check()
@@ -157,7 +158,7 @@ def test_a_game_that_ends_on_a_peace_shows_it_before_the_result(
             && /^\\D*3\\D/.test(document.getElementById('battle-number').textContent)
             && document.getElementById('my-pile').getAttribute('aria-disabled') === 'true'
             && !document.querySelector('#my-pile .pile__flip')""", timeout=30_000)
-        a.wait_for_selector("#end:not([hidden])", timeout=30_000)
+        expect(a.locator("#end")).to_be_visible(timeout=30_000)
         # the last battle's peace was turned over and stayed before the result came
         assert a.locator("#table").get_attribute("data-battle") == "3"
         assert a.locator(".tseat[data-seat='0'] .tplay__peace .pcard--shown").count() == 5
@@ -179,7 +180,8 @@ def test_a_skip_during_a_peace_goes_straight_to_the_result(browser, out_early_se
         assert a.locator("#leave-area").is_hidden()  # out: nothing left to leave
         a.locator("#skip").click()
         # the 464 battles left arrive at once; none waits for the peace to be read
-        a.wait_for_selector("#end:not([hidden])", timeout=8_000)
+        # (at the normal pace they would take minutes)
+        expect(a.locator("#end")).to_be_visible()
         assert a.locator("#table").get_attribute("data-battle") == "470"
     finally:
         ctx.close()
@@ -192,21 +194,20 @@ def test_a_player_who_is_out_skips_to_the_result(browser, slow_stacked_server):
     try:
         url = create_game(a, stacked_server, players=3, seats={1: "computer", 2: "friend"})
         join_game(c, url, "Cleo", "de")
-        a.wait_for_function(
-            "document.querySelector(\"#seat-list li[data-seat='2']\").textContent.includes('Cleo')")
+        expect(a.locator("#seat-list li[data-seat='2']")).to_contain_text("Cleo")
         a.locator("#start-game").click()
-        c.wait_for_selector("#table:not([hidden])")
+        expect(c.locator("#table")).to_be_visible()
         a.locator("#pace").select_option("slow")
         c.locator("#my-pile").click()
         a.locator("#my-pile").click()
         c.wait_for_selector(".tseat--out[data-seat='2']")  # the stacked deal: Cleo is out
         assert c.locator("#skip-area").is_hidden()  # Ann still flips by hand
         a.locator("#auto-flip").check()
-        c.wait_for_selector("#skip-area:not([hidden])")
-        assert c.locator("#skip").inner_text() == "Zum Ergebnis springen"
+        expect(c.locator("#skip-area")).to_be_visible()
+        expect(c.locator("#skip")).to_have_text("Zum Ergebnis springen")
         c.locator("#skip").click()  # instead of 10 s at the slow pace
-        c.wait_for_selector("#end:not([hidden])", timeout=5_000)
-        a.wait_for_selector("#end:not([hidden])")
+        expect(c.locator("#end")).to_be_visible(timeout=5_000)
+        expect(a.locator("#end")).to_be_visible()
     finally:
         ctx_a.close()
         ctx_c.close()
@@ -220,11 +221,11 @@ def test_an_idle_player_is_marked_away_and_flipping_takes_the_seat_back(browser,
         join_game(b, url, "Bob", "pl")
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
         a.locator("#start-game").click()
-        b.wait_for_selector("#table:not([hidden])")
+        expect(b.locator("#table")).to_be_visible()
         # battle 1: only Ann has flipped, nobody waits on the computer... then Bob's
         # clock runs out twice in a row (idle_away=2): he is away, still connected
         a.locator("#auto-flip").check()
-        b.wait_for_selector("#away-note:not([hidden])", timeout=30_000)
+        expect(b.locator("#away-note")).to_be_visible(timeout=30_000)
         assert "komputer gra za ciebie" in b.locator("#away-note").inner_text()
         a.wait_for_selector(".tseat[data-seat='1'] .tseat__gone")
         assert a.locator(".tseat[data-seat='1'] .tseat__hand").is_visible()  # the creator may
@@ -252,13 +253,13 @@ def test_an_away_player_takes_the_seat_back_while_the_other_human_waits(
         join_game(b, url, "Bob", locale[:2])
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 2")
         a.locator("#start-game").click()
-        b.wait_for_selector("#table:not([hidden])")
+        expect(b.locator("#table")).to_be_visible()
         bob = b.locator(".tseat--you").get_attribute("data-seat")
         for n in (1, 2):  # Ann flips; Bob's idle clock (1 s) flips for him
             a.wait_for_selector("#my-pile[aria-disabled='false']")
             a.locator("#my-pile").click()
             b.wait_for_function(f"document.getElementById('table').dataset.battle === '{n}'")
-        b.wait_for_selector("#away-note:not([hidden])", timeout=10_000)
+        expect(b.locator("#away-note")).to_be_visible(timeout=10_000)
         assert note in b.locator("#away-note").inner_text()
         a.wait_for_selector(f".tseat[data-seat='{bob}'] .tseat__gone")
         # battle 3: the computer flips for Bob (after the peace of battle 2 is shown)
@@ -299,7 +300,7 @@ def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seed
         a.wait_for_function("document.querySelectorAll('#seat-list .presence').length === 3")
         a.locator("#start-game").click()
         for page in (a, b, c):
-            page.wait_for_selector("#table:not([hidden])")
+            expect(page.locator("#table")).to_be_visible()
         ann = a.locator(".tseat--you").get_attribute("data-seat")
         a.once("dialog", lambda d: d.accept())
         a.locator("#leave").click()
@@ -307,9 +308,8 @@ def test_the_creator_leaves_and_the_next_human_may_hand_seats_over(browser, seed
         b.wait_for_selector(f".tseat[data-seat='{ann}'] .tag--left")
         assert b.locator(f".tseat[data-seat='{ann}'] .tag--left").inner_text() == (
             "hat den Tisch verlassen")
-        b.wait_for_function(
-            "document.getElementById('announce').textContent.includes('Ann')")
-        a.wait_for_selector("#watching-note:not([hidden])")  # Ann watches now
+        expect(b.locator("#announce")).to_contain_text("Ann")
+        expect(a.locator("#watching-note")).to_be_visible()  # Ann watches now
         # Cy goes away: Bob, the next human, may now hand her seat to the computer
         cy = c.locator(".tseat--you").get_attribute("data-seat")
         ctx_c.close()
@@ -327,6 +327,7 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
     start button; Cy, who came third, and Dee, a newcomer taking a seat afterwards,
     wait for him. Leaving the lobby asks its own question (nothing is played yet)."""
     ctx_a, a = open_page(browser)
+    a.clock.install()  # a clock the test may run ahead (it flows as the real one)
     ctx_b, b = open_page(browser, locale="de-DE")
     ctx_c, c = open_page(browser, locale="es-ES")
     ctx_d, d = open_page(browser, locale="pl-PL")
@@ -347,9 +348,13 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
                 dialog.accept()
 
         a.on("dialog", answer)
-        a.locator("#leave").dblclick()  # a double click asks once, even answered no
-        a.wait_for_timeout(1000)
+        with a.expect_event("dialog"):
+            a.locator("#leave").dblclick()  # a double click asks once, even answered no
+        # both clicks are handled before this round trip: a second question would
+        # have come first (its dialog event before the answer)
+        a.evaluate("() => new Promise(requestAnimationFrame)")
         assert len(asked) == 1 and a.locator("#leave").is_visible()
+        a.clock.run_for(1_000)  # later (an answer keeps the button quiet for 0.5 s)
         a.locator("#leave").dblclick()
         b.wait_for_selector("#start-game")  # Bob may start now
         assert asked == ["Leave this table? The game has not started: your seat becomes "
@@ -370,13 +375,13 @@ def test_the_creator_leaves_the_lobby_and_who_came_next_may_start(browser, seede
         assert names[:3] == ["Bob", "Cy", "Dee"]
         # Dee thinks again: the Polish lobby's question, dismissed
         d.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-        d.locator("#leave").click()
-        d.wait_for_timeout(200)
+        with d.expect_event("dialog"):
+            d.locator("#leave").click()
         assert asked[2] == ("Opuścić ten stół? Gra jeszcze się nie zaczęła: twoje miejsce "
                             "zwolni się dla innego gracza.")
         b.locator("#start-game").click()
         for page in (b, c, d):
-            page.wait_for_selector("#table:not([hidden])")
+            expect(page.locator("#table")).to_be_visible()
     finally:
         for ctx in (ctx_a, ctx_b, ctx_c, ctx_d):
             ctx.close()
@@ -414,7 +419,7 @@ def test_a_peace_picked_up_never_comes_back(browser, normal_server, locale):
     ctx, a = open_page(browser, locale=locale)
     try:
         _create(a, normal_server, locale[:2])
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         a.evaluate(TABLE_LOG)
         a.locator("#auto-flip").check()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 4",
@@ -439,7 +444,7 @@ def test_at_slow_pace_the_peace_stays_on_the_table_longer(browser, normal_server
     ctx, a = open_page(browser, locale="es-ES")
     try:
         _create(a, normal_server, "es")
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         a.evaluate(TABLE_LOG)
         a.locator("#pace").select_option("slow")
         a.locator("#auto-flip").check()
@@ -481,7 +486,7 @@ def test_a_peace_tells_its_result_only_when_its_cards_turn(browser, seeded_serve
     ctx, a = open_page(browser, locale="en-US")
     try:
         _create(a, seeded_server, "en")
-        a.wait_for_selector("#table:not([hidden])")
+        expect(a.locator("#table")).to_be_visible()
         a.evaluate(FIRST_PEACE_FRAMES)
         a.locator("#pace").select_option("slow")
         a.locator("#auto-flip").check()

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from cardwar.settings import Settings
 
@@ -63,7 +64,7 @@ def test_against_the_computer_the_table_comes_at_once_and_finish_plays_it_out(
         a.locator("#my-pile").click()
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 1")
         finish.click()
-        a.wait_for_selector("#end:not([hidden])", timeout=60_000)
+        expect(a.locator("#end")).to_be_visible(timeout=60_000)
         assert int(a.locator("#table").get_attribute("data-battle") or 0) > 1
         _shot(a, f"finished-{width}")
     finally:
@@ -152,7 +153,7 @@ def test_without_javascript_only_the_notice_is_shown(browser, seeded_server):
         _shot(b, "nojs_en_phone")
         other, c = open_page(browser)  # with JavaScript the visitor is told they watch
         c.goto(url)
-        c.wait_for_selector("#watching-note:not([hidden])")
+        expect(c.locator("#watching-note")).to_be_visible()
         assert c.locator("#watching-note").is_visible()
         other.close()
     finally:

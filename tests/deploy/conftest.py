@@ -3,11 +3,12 @@
 * :func:`release` builds the sdist and the wheel from this tree once per
   run, as ``make dist`` does (``python -m build``: the sdist, then the wheel
   from the sdist).
-* :func:`wheelhouse` keeps the locked wheels (and the build requirements)
-  in a folder that outlives the run (``~/.cache/cardwar-tests/wheels``, or
-  ``$CARDWAR_TEST_WHEELHOUSE``); every install of these tests reads them
-  from there (``PIP_NO_INDEX``, ``PIP_FIND_LINKS``), so installing is fast
-  and the same files as PyPI's, whatever the network does.
+* :func:`wheelhouse` keeps the locked wheels (and the build requirements, at
+  the development lock's versions and hashes) in a folder that outlives the
+  run (``~/.cache/cardwar-tests/wheels``, or ``$CARDWAR_TEST_WHEELHOUSE``);
+  every install of these tests reads them from there (``PIP_NO_INDEX``,
+  ``PIP_FIND_LINKS``), so installing is fast and the same files as PyPI's,
+  whatever the network does.
 * :func:`services` skips the tests that need PostgreSQL and Redis on a
   developer's machine without them, and fails with ``CARDWAR_REQUIRE_SERVICES=1``
   (``.ci/run``).
@@ -29,8 +30,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DEBIAN_PYTHON = "/usr/bin/python3"
 REQUIRED = os.environ.get("CARDWAR_REQUIRE_SERVICES") == "1"
-#: What the build needs (pyproject.toml's build-system requires).
-BUILD_REQUIRES = ("setuptools>=77", "babel>=2.16")
+#: What the build needs (pyproject.toml's build-system requires), downloaded at
+#: the versions and with the hashes of requirements-dev.lock (make dist's).
+BUILD_REQUIRES = ("setuptools", "babel")
 
 
 #: Virtualenvs made by one test for another that can use them (the guide's
@@ -54,27 +56,46 @@ def _locked(requirements: Path) -> list[tuple[str, str]]:
     return [(re.sub(r"[-_.]+", "_", name).lower(), version) for name, version in pins]
 
 
+def _build_lock(dev_lock: Path) -> str:
+    """The entries (pin and hashes) of :data:`BUILD_REQUIRES` in ``dev_lock``, as a
+    requirements file's text; fails if one is missing."""
+    text = dev_lock.read_text()
+    entries = []
+    for name in BUILD_REQUIRES:
+        found = re.search(rf"^{name}==\S+(?: \\\n\s+--hash=\S+)+", text, re.M | re.I)
+        assert found, f"{name} is not pinned with hashes in {dev_lock.name}"
+        entries.append(found.group(0))
+    return "\n".join(entries) + "\n"
+
+
 def _has_all(folder: Path, pins: list[tuple[str, str]]) -> bool:
     files = {p.name.lower() for p in folder.glob("*.whl")}
-    build = all(any(f.startswith(f"{name}-") for f in files) for name in ("setuptools", "babel"))
-    return build and all(any(f.startswith(f"{n}-{v}-") for f in files) for n, v in pins)
+    return all(any(f.startswith(f"{n}-{v}-") for f in files) for n, v in pins)
 
 
 @pytest.fixture(scope="session")
-def wheelhouse() -> dict[str, str]:
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """pip settings that install the locked wheels from a local folder (downloaded
     once; later runs only check that every locked version is there)."""
     folder = Path(os.environ.get("CARDWAR_TEST_WHEELHOUSE",
                                  Path.home() / ".cache" / "cardwar-tests" / "wheels"))
     folder.mkdir(parents=True, exist_ok=True)
     lock = ROOT / "requirements.lock"
-    if not _has_all(folder, _locked(lock)):
-        # the lock has hashes (pip's hash-checking mode then wants every requirement
-        # pinned with them): the build's own requirements are downloaded apart
-        for wanted in (["-r", str(lock)], list(BUILD_REQUIRES)):
+    build_lock = tmp_path_factory.mktemp("build-lock") / "requirements.txt"
+    build_lock.write_text(_build_lock(ROOT / "requirements-dev.lock"))
+    # the sdist's build takes the newest setuptools and Babel in the folder: only
+    # the locked ones may be there (an older run may have left others)
+    for name, version in _locked(build_lock):
+        for stale in folder.glob(f"{name}-*.whl"):
+            if not stale.name.lower().startswith(f"{name}-{version}-"):
+                stale.unlink(missing_ok=True)
+    if not _has_all(folder, _locked(lock) + _locked(build_lock)):
+        # both hash-checked (each file's every requirement pinned with hashes)
+        for wanted in (lock, build_lock):
             done = subprocess.run(
                 [sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
-                 "--only-binary", ":all:", "-d", str(folder), *wanted],
+                 "--require-hashes", "--only-binary", ":all:", "-d", str(folder),
+                 "-r", str(wanted)],
                 capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, f"pip download failed:\n{done.stdout}{done.stderr}"
     # No byte-compiling: the installs take half the time, the processes compile on import.

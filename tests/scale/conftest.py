@@ -122,8 +122,9 @@ class Server:
             cwd=ROOT, env={**os.environ, **env}, stdout=self._out, stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, seconds: float = 60.0) -> None:
-        """Wait until ``/healthz`` answers (fails if the process died)."""
+    def wait_ready(self, seconds: float = 90.0) -> None:
+        """Wait until ``/healthz`` answers (fails if the process died); a bound:
+        on a loaded CI machine a server took over 30 s to start."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
