@@ -58,7 +58,7 @@ def test_two_friends_play_peace_to_the_end(browser, stacked_server):
         expect(a.locator("#table")).to_be_visible()
         expect(b.locator("#table")).to_be_visible()
         expect(a.locator("#battle-number")).to_have_text("Battle 1 of 1,000")
-        assert b.locator("#battle-number").inner_text() == "Bitwa 1 z 1000"
+        expect(b.locator("#battle-number")).to_have_text("Bitwa 1 z 1000")
         # a 360px phone: nothing wider than the screen
         assert b.evaluate("document.documentElement.scrollWidth") <= 360
 
@@ -337,7 +337,7 @@ def test_a_peace_in_ukrainian_and_dutch(browser, stacked_server):
         expect(a.locator("#table")).to_be_visible()
         expect(b.locator("#table")).to_be_visible()
         expect(a.locator("#battle-number")).to_have_text("Бій 1 з 1\u00a0000")
-        assert b.locator("#battle-number").inner_text() == "Slag 1 van 1.000"
+        expect(b.locator("#battle-number")).to_have_text("Slag 1 van 1.000")
         uk_word = {"one": "карта", "few": "карти", "many": "карт"}
         count, word = a.locator("#my-pile .pile__count").inner_text().split()
         assert word == uk_word[Locale.parse("uk").plural_form(int(count))]
