@@ -23,6 +23,7 @@ from .helpers import open_page, serious_axe_violations
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 SHOTS = Path("/tmp/slappage")
+MY_SHOTS = Path("/tmp/slapfix")
 
 
 @pytest.fixture(scope="module")
@@ -301,5 +302,66 @@ def test_four_players_fit_and_reduced_motion_keeps_the_pile_still(browser, slap_
         assert page.evaluate(
             "document.getElementById('slap-pile').getAnimations({subtree: true}).length") == 0
         _shot(page, f"four_{width}")
+    finally:
+        ctx.close()
+
+
+#: JavaScript: after every drawing of the table, the boxes of our pile and of the pile
+#: in the middle and the line shown, kept in window.__boxes
+BOXES = """() => {
+  window.__boxes = [];
+  let queued = false;
+  const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+    return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; };
+  const take = () => {
+    queued = false;
+    const line = document.getElementById('slap-line');
+    if (!line || !document.getElementById('my-pile')) return;
+    window.__boxes.push({mine: box('my-pile'), middle: box('slap-pile'),
+      line: line.textContent, lineH: line.getBoundingClientRect().height,
+      status: document.getElementById('game').dataset.status});
+  };
+  new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(take); } })
+    .observe(document.querySelector('.felt'),
+             {childList: true, subtree: true, characterData: true});
+  take();
+}"""
+
+
+@pytest.mark.parametrize(("width", "height", "touch"), [(390, 844, True), (1280, 800, False)])
+def test_the_piles_stay_put_while_lines_come_and_go(browser, slap_server, width, height, touch):
+    """Our pile and the pile in the middle keep their place and size while cards are put
+    down, slaps won and lost, and the line under the pile comes, wraps and goes."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US",
+                              has_touch=touch, is_mobile=touch, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        _create(page, slap_server, "en")
+        page.wait_for_selector("button#slap-pile")
+        page.evaluate(BOXES)
+        for i in range(36):
+            if page.locator("#game").get_attribute("data-status") == "over":
+                break
+            if i % 5 == 2 and page.locator("button#slap-pile").count():
+                _slap(page, not touch)  # right or wrong: a line either way
+            elif page.locator("#my-pile[aria-disabled='false']").count():
+                _put_down(page, not touch)
+            page.wait_for_timeout(150)
+            if i in (3, 12):
+                MY_SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(MY_SHOTS / f"still_{width}_{i}.png"))
+        boxes = [b for b in page.evaluate("window.__boxes") if b["status"] == "playing"]
+        lines = {b["line"] for b in boxes}
+        assert "" in lines and len(lines) >= 3, lines  # lines came and went
+        assert {b["lineH"] for b in boxes} == {boxes[0]["lineH"]}
+        assert len(boxes) >= 10
+        x, y, w, h = boxes[0]["mine"]
+        assert y + h <= height, boxes[0]  # our pile, its word and key included, in view
+        for b in boxes:  # top and height to the pixel; the middle within a pixel or two
+            for pile in ("mine", "middle"):  # (the pile's size in words is not as wide as 12)
+                x, y, w, h = b[pile]
+                x0, y0, w0, h0 = boxes[0][pile]
+                assert (y, h) == (y0, h0) and abs(x + w / 2 - x0 - w0 / 2) <= 2, \
+                    (pile, b, boxes[0])
     finally:
         ctx.close()
