@@ -218,16 +218,17 @@ def test_a_wrong_slap_burns_a_card_and_the_page_says_so(browser, slap_server, ax
             "[...document.querySelectorAll('#slap-pile .slap-pile__card')]"
             ".map(e => e.dataset.card).join(' ') === '4H' && "
             "document.getElementById('my-pile').getAttribute('aria-disabled') === 'false'")
+        assert page.locator("#turn-owed").inner_text() == "Your turn to play."
         page.keyboard.press("s")  # nothing to slap
         page.wait_for_function("document.getElementById('slap-line').textContent"
-                               ".startsWith('Wrong slap')")
-        assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
+                               ".startsWith('Your wrong slap')")
+        assert _line(page) == "Your wrong slap: 1 card burned under the pile."
         assert page.locator("#slap-line").get_attribute("class") == "slap-line slap-line--wrong"
         assert serious_axe_violations(page, axe_source) == []
         # seen again after a reload: the last move's line comes back with the table
         page.reload()
         page.wait_for_selector("button#slap-pile")
-        assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
+        assert _line(page) == "Your wrong slap: 1 card burned under the pile."
         assert page.locator("#auto-area").inner_text() == "Put down automatically"
     finally:
         ctx.close()

@@ -130,7 +130,7 @@ export function renderSlapTable(w, state, ui, slapNow) {
   if (line) said.title = line.text;  // all of it, should a long one end in an ellipsis
   else said.setAttribute("aria-hidden", "true");
   area.appendChild(said);
-  const owed = el("p", "turn__owed", owedText(w, g, name));
+  const owed = el("p", "turn__owed", owedText(w, g, name, state.you));
   owed.id = "turn-owed";
   area.appendChild(owed);
 }
