@@ -199,6 +199,7 @@ def test_a_game_against_the_computer_to_the_end(browser, slap_server, locale, wi
         assert page.locator("#replay-step").inner_text().startswith(words["card"] + " 2")
         assert page.locator("#slap-pile .pcard").count() == 2
         assert re.search(r"\d\u00a0ms", page.locator("#replay-summary").inner_text())
+        assert page.locator("#replay-summary").is_visible()
         _shot(page, f"{name}_4_replay")
         page.locator("#replay-last").click()
         assert int(page.locator("#replay").get_attribute("data-step") or 0) == \
