@@ -57,6 +57,17 @@ def slap_strings(plural: Callable[[Callable[[int], str]], dict[str, str]]) -> di
         "slap_wrong_give": plural(lambda n: ngettext(
             "Wrong slap by {name}: {count} card goes to {other}.",
             "Wrong slap by {name}: {count} cards go to {other}.", n)),
+        # TRANSLATORS: the same, said to the player who slapped wrong, then to the one
+        # who gets the card
+        "slap_wrong_burn_you": plural(lambda n: ngettext(
+            "Your wrong slap: {count} card burned under the pile.",
+            "Your wrong slap: {count} cards burned under the pile.", n)),
+        "slap_wrong_give_you": plural(lambda n: ngettext(
+            "Your wrong slap: {count} card goes to {other}.",
+            "Your wrong slap: {count} cards go to {other}.", n)),
+        "slap_wrong_give_to_you": plural(lambda n: ngettext(
+            "Wrong slap by {name}: {count} card goes to you.",
+            "Wrong slap by {name}: {count} cards go to you.", n)),
         "slap_wrong_empty": _("Wrong slap by {name}, who had no cards left."),
         "slap_late": _("{name} slapped too late: the pile was gone. No penalty."),
         "slap_late_you": _("Too late: the pile was already taken. No penalty."),

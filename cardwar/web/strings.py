@@ -156,6 +156,8 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             # Beggar-my-neighbour (a game in turns): the coming card, whose turn, what is owed
             "card_number": _("Card {n}"),
             "to_play": _("{name} to play."),
+            # TRANSLATORS: the same, on the page of the player whose turn it is
+            "to_play_you": _("Your turn to play."),
             # TRANSLATORS: {for_card} is one of the "for the jack of {suit}" phrases below
             "must_pay": _plural(lambda n: ngettext(
                 "{name} must pay {count} card {for_card}.",

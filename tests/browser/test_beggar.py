@@ -53,9 +53,9 @@ def _play_to_the_end(page) -> None:
 
 
 @pytest.mark.parametrize(("locale", "words"), [
-    ("en", {"to_play": "Ann to play.", "owed": "must pay 1 card for the jack of hearts",
+    ("en", {"to_play": "Your turn to play.", "owed": "must pay 1 card for the jack of hearts",
             "wins": "Ann wins the game!", "length": "Cards put down: 6. Tricks: 2."}),
-    ("de", {"to_play": "Ann ist am Zug.", "owed": "muss für den Herz-Buben 1 Karte zahlen",
+    ("de", {"to_play": "Sie sind am Zug.", "owed": "muss für den Herz-Buben 1 Karte zahlen",
             "wins": "Ann", "length": "Gelegte Karten: 6. Stiche: 2."}),
 ])
 def test_a_game_against_the_computer_to_the_end(browser, stacked_server, locale, words):

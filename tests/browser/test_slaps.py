@@ -23,6 +23,7 @@ from .helpers import open_page, serious_axe_violations
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 SHOTS = Path("/tmp/slappage")
+MY_SHOTS = Path("/tmp/slapfix")
 
 
 @pytest.fixture(scope="module")
@@ -144,9 +145,14 @@ def test_a_game_against_the_computer_to_the_end(browser, slap_server, locale, wi
         page.evaluate(SAID)
         assert words["rules"] in page.locator("#slap-rules").inner_text()
         assert words["keys"] in page.locator("#flip-help").inner_text()
-        # the keys, on the piles themselves
-        assert page.locator("#slap-pile kbd").inner_text() == "S"
-        assert page.locator("#my-pile kbd").count() == 1
+        # the keys, on the piles themselves; not on a touch screen, which has none
+        if by_key:
+            assert page.locator("#slap-pile kbd").inner_text() == "S"
+            assert page.locator("#my-pile kbd").is_visible()
+        else:
+            assert page.locator("#slap-pile .slap-pile__cta").is_visible()
+            assert not page.locator("#slap-pile kbd").is_visible()
+            assert not page.locator("#my-pile kbd").is_visible()
         # a slap before the first card: counts for nothing, and says so
         _slap(page, by_key)
         page.wait_for_function("document.getElementById('slap-line').textContent.length > 0")
@@ -193,6 +199,7 @@ def test_a_game_against_the_computer_to_the_end(browser, slap_server, locale, wi
         assert page.locator("#replay-step").inner_text().startswith(words["card"] + " 2")
         assert page.locator("#slap-pile .pcard").count() == 2
         assert re.search(r"\d\u00a0ms", page.locator("#replay-summary").inner_text())
+        assert page.locator("#replay-summary").is_visible()
         _shot(page, f"{name}_4_replay")
         page.locator("#replay-last").click()
         assert int(page.locator("#replay").get_attribute("data-step") or 0) == \
@@ -212,16 +219,17 @@ def test_a_wrong_slap_burns_a_card_and_the_page_says_so(browser, slap_server, ax
             "[...document.querySelectorAll('#slap-pile .slap-pile__card')]"
             ".map(e => e.dataset.card).join(' ') === '4H' && "
             "document.getElementById('my-pile').getAttribute('aria-disabled') === 'false'")
+        assert page.locator("#turn-owed").inner_text() == "Your turn to play."
         page.keyboard.press("s")  # nothing to slap
         page.wait_for_function("document.getElementById('slap-line').textContent"
-                               ".startsWith('Wrong slap')")
-        assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
+                               ".startsWith('Your wrong slap')")
+        assert _line(page) == "Your wrong slap: 1 card burned under the pile."
         assert page.locator("#slap-line").get_attribute("class") == "slap-line slap-line--wrong"
         assert serious_axe_violations(page, axe_source) == []
         # seen again after a reload: the last move's line comes back with the table
         page.reload()
         page.wait_for_selector("button#slap-pile")
-        assert _line(page) == "Wrong slap by Ann: 1 card burned under the pile."
+        assert _line(page) == "Your wrong slap: 1 card burned under the pile."
         assert page.locator("#auto-area").inner_text() == "Put down automatically"
     finally:
         ctx.close()
@@ -301,5 +309,66 @@ def test_four_players_fit_and_reduced_motion_keeps_the_pile_still(browser, slap_
         assert page.evaluate(
             "document.getElementById('slap-pile').getAnimations({subtree: true}).length") == 0
         _shot(page, f"four_{width}")
+    finally:
+        ctx.close()
+
+
+#: JavaScript: after every drawing of the table, the boxes of our pile and of the pile
+#: in the middle and the line shown, kept in window.__boxes
+BOXES = """() => {
+  window.__boxes = [];
+  let queued = false;
+  const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+    return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; };
+  const take = () => {
+    queued = false;
+    const line = document.getElementById('slap-line');
+    if (!line || !document.getElementById('my-pile')) return;
+    window.__boxes.push({mine: box('my-pile'), middle: box('slap-pile'),
+      line: line.textContent, lineH: line.getBoundingClientRect().height,
+      status: document.getElementById('game').dataset.status});
+  };
+  new MutationObserver(() => { if (!queued) { queued = true; requestAnimationFrame(take); } })
+    .observe(document.querySelector('.felt'),
+             {childList: true, subtree: true, characterData: true});
+  take();
+}"""
+
+
+@pytest.mark.parametrize(("width", "height", "touch"), [(390, 844, True), (1280, 800, False)])
+def test_the_piles_stay_put_while_lines_come_and_go(browser, slap_server, width, height, touch):
+    """Our pile and the pile in the middle keep their place and size while cards are put
+    down, slaps won and lost, and the line under the pile comes, wraps and goes."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US",
+                              has_touch=touch, is_mobile=touch, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        _create(page, slap_server, "en")
+        page.wait_for_selector("button#slap-pile")
+        page.evaluate(BOXES)
+        for i in range(36):
+            if page.locator("#game").get_attribute("data-status") == "over":
+                break
+            if i % 5 == 2 and page.locator("button#slap-pile").count():
+                _slap(page, not touch)  # right or wrong: a line either way
+            elif page.locator("#my-pile[aria-disabled='false']").count():
+                _put_down(page, not touch)
+            page.wait_for_timeout(150)
+            if i in (3, 12):
+                MY_SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(MY_SHOTS / f"still_{width}_{i}.png"))
+        boxes = [b for b in page.evaluate("window.__boxes") if b["status"] == "playing"]
+        lines = {b["line"] for b in boxes}
+        assert "" in lines and len(lines) >= 3, lines  # lines came and went
+        assert {b["lineH"] for b in boxes} == {boxes[0]["lineH"]}
+        assert len(boxes) >= 10
+        x, y, w, h = boxes[0]["mine"]
+        assert y + h <= height, boxes[0]  # our pile, its word and key included, in view
+        for b in boxes:  # top and height to the pixel; the middle within a pixel or two
+            for pile in ("mine", "middle"):  # (the pile's size in words is not as wide as 12)
+                x, y, w, h = b[pile]
+                x0, y0, w0, h0 = boxes[0][pile]
+                assert (y, h) == (y0, h0) and abs(x + w / 2 - x0 - w0 / 2) <= 2, \
+                    (pile, b, boxes[0])
     finally:
         ctx.close()

@@ -86,6 +86,12 @@ const S = {
     other: "Wrong slap by {name}: {count} cards burned under the pile." },
   slap_wrong_give: { one: "Wrong slap by {name}: {count} card goes to {other}.",
     other: "Wrong slap by {name}: {count} cards go to {other}." },
+  slap_wrong_burn_you: { one: "Your wrong slap: {count} card burned under the pile.",
+    other: "Your wrong slap: {count} cards burned under the pile." },
+  slap_wrong_give_you: { one: "Your wrong slap: {count} card goes to {other}.",
+    other: "Your wrong slap: {count} cards go to {other}." },
+  slap_wrong_give_to_you: { one: "Wrong slap by {name}: {count} card goes to you.",
+    other: "Wrong slap by {name}: {count} cards go to you." },
   slap_wrong_empty: "Wrong slap by {name}, who had no cards left.",
   slap_late: "{name} slapped too late: the pile was gone. No penalty.",
   slap_late_you: "Too late: the pile was already taken. No penalty.",
@@ -209,13 +215,30 @@ describe("a move in words", () => {
     /** @type {SlapEvent[]} */
     const give = [{ event: "slap", seat: 0, pile: 3, verdict: "wrong", pattern: null },
       { event: "burned", seat: 0, count: 1, to_seat: 1 }];
-    assert.equal(describeMove(w, { events: give }, 1, name).line,
+    assert.equal(describeMove(w, { events: give }, 2, name).line,
       "Wrong slap by Ann: 1 card goes to Bob.");
     /** @type {SlapEvent[]} */
     const empty = [{ event: "slap", seat: 0, pile: 3, verdict: "wrong", pattern: null },
       { event: "out", seat: 0, cards_played: 3 }];
     assert.deepEqual(describeMove(w, { events: empty }, 1, name).said,
       ["Wrong slap by Ann, who had no cards left.", "Ann is out of the game."]);
+  });
+  it("a wrong slap said to the one who made it, and to the one who gets the card", () => {
+    /** @type {SlapEvent[]} */
+    const burn = [{ event: "slap", seat: 0, pile: 3, verdict: "wrong", pattern: null },
+      { event: "burned", seat: 0, count: 2, to_seat: null }];
+    assert.equal(describeMove(w, { events: burn }, 0, name).line,
+      "Your wrong slap: 2 cards burned under the pile.");
+    /** @type {SlapEvent[]} */
+    const give = [{ event: "slap", seat: 0, pile: 3, verdict: "wrong", pattern: null },
+      { event: "burned", seat: 0, count: 1, to_seat: 1 }];
+    assert.equal(describeMove(w, { events: give }, 0, name).line,
+      "Your wrong slap: 1 card goes to Bob.");
+    assert.equal(describeMove(w, { events: give }, 1, name).line,
+      "Wrong slap by Ann: 1 card goes to you.");
+    // a spectator, the replay: names only
+    assert.equal(describeMove(w, { events: give }, null, name).line,
+      "Wrong slap by Ann: 1 card goes to Bob.");
   });
   it("too late on its own: no penalty; ours is said, nothing else of ours is", () => {
     /** @type {SlapEvent[]} */

@@ -27,7 +27,7 @@ function card(seq, o) {
 }
 
 const S = {
-  to_play: "{name} to play.", puts_down: "{name} puts down the {card}.",
+  to_play: "{name} to play.", to_play_you: "Your turn to play.", puts_down: "{name} puts down the {card}.",
   must_pay: { one: "{name} must pay {count} card {for_card}.",
     other: "{name} must pay {count} cards {for_card}." },
   pay_for: { J: "for the jack of {suit}", Q: "for the queen of {suit}",
@@ -77,6 +77,8 @@ describe("a game in turns", () => {
     assert.ok(s);
     const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
     assert.equal(owedText(w, s.game, name), "Ann to play.");
+    assert.equal(owedText(w, s.game, name, 0), "Your turn to play.", "on Ann's own page");
+    assert.equal(owedText(w, s.game, name, 1), "Ann to play.");
     assert.equal(cardText(w, /** @type {CardMessage} */ (s.turn), name),
       "Bob puts down the two of clubs. Ann takes the pile: 2 cards.");
   });

@@ -204,7 +204,7 @@ const EFFECTS = {
     const name = (/** @type {number} */ seat) => w.seatName(s.seats, seat);
     if (m.taken_by !== null) remember(m.card, cardText(w, m, name), m.taken_by);
     draw();
-    announce([cardText(w, m, name), owedText(w, s.game, name)].filter(Boolean).join(" "));
+    announce([cardText(w, m, name), owedText(w, s.game, name, s.you)].filter(Boolean).join(" "));
   },
   move(s, m, before) {
     // a slap game: what the table's judge did (slap.js words it, slaptable.js draws it)
@@ -219,7 +219,7 @@ const EFFECTS = {
     }
     if (m.events.some((e) => e.event === "burned" && e.to_seat === null)) ui.burn = m.move;
     draw();
-    if (!s.game.skipping) announce([...d.said, owedText(w, s.game, name)].filter(Boolean).join(" "));
+    if (!s.game.skipping) announce([...d.said, owedText(w, s.game, name, s.you)].filter(Boolean).join(" "));
   },
   "local:reveal"(s) {
     draw();

@@ -511,8 +511,10 @@ function myPile(v, state, seat) {
   if (slaps) pile.setAttribute("aria-keyshortcuts", "Space");
   pile.addEventListener("click", v.flip);
   stackPile(w, pile, shownCounts(state)[seat]);
-  if (can) {
-    const cta = pile.appendChild(el("span", "pile__flip", word));
+  // in a slap game the word keeps its room when it is not our turn: our pile stays put
+  if (can || slaps) {
+    const cta = pile.appendChild(el("span", "pile__flip" + (can ? "" : " pile__flip--off"), word));
+    if (!can) cta.setAttribute("aria-hidden", "true");
     if (slaps) {  // the key that does it, shown on the pile
       cta.append(" ");
       cta.appendChild(el("kbd", "", w.S.key_space));

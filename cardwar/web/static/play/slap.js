@@ -245,9 +245,14 @@ function slapText(w, e, i, events, valid, slaps, timing, you, name) {
     if (!burned || burned.event !== "burned") return w.fmt(S.slap_wrong_empty, { name: name(e.seat) });
     const count = burned.count ?? (burned.cards ? burned.cards.length : 1);
     if (burned.to_seat !== null) {
+      if (mine) return w.plural(S.slap_wrong_give_you, count, { other: name(burned.to_seat) });
+      if (you !== null && burned.to_seat === you) {
+        return w.plural(S.slap_wrong_give_to_you, count, { name: name(e.seat) });
+      }
       return w.plural(S.slap_wrong_give, count, { name: name(e.seat), other: name(burned.to_seat) });
     }
-    return w.plural(S.slap_wrong_burn, count, { name: name(e.seat) });
+    return mine ? w.plural(S.slap_wrong_burn_you, count, {})
+      : w.plural(S.slap_wrong_burn, count, { name: name(e.seat) });
   }
   if (e.verdict === "too_late") {
     if (valid) return "";  // said with the valid slap it lost to

@@ -123,12 +123,14 @@ export function renderSlapTable(w, state, ui, slapNow) {
   }
   area.appendChild(pile);
   const line = ui.line && (g.cards_played || 0) - ui.line.card < LINE_CARDS ? ui.line : null;
-  const said = el("p", "slap-line" + (line && line.kind ? " slap-line--" + line.kind : ""),
-    line ? line.text : "");
+  // its room is kept while it is empty (table.css), so the piles do not move as it comes and goes
+  const said = el("p", "slap-line" + (!line ? " slap-line--none" : line.kind ? " slap-line--" + line.kind : ""));
   said.id = "slap-line";
-  said.hidden = !line;
+  said.appendChild(el("span", "slap-line__text", line ? line.text : ""));
+  if (line) said.title = line.text;  // all of it, should a long one end in an ellipsis
+  else said.setAttribute("aria-hidden", "true");
   area.appendChild(said);
-  const owed = el("p", "turn__owed", owedText(w, g, name));
+  const owed = el("p", "turn__owed", owedText(w, g, name, state.you));
   owed.id = "turn-owed";
   area.appendChild(owed);
 }

@@ -23,12 +23,14 @@ export function inTurns(g) {
  * @param {Words} w
  * @param {Game} g
  * @param {(seat: number) => string} name
+ * @param {number | null} [you]  our seat ("Your turn to play."); null: a spectator, the replay
  */
-export function owedText(w, g, name) {
+export function owedText(w, g, name, you = null) {
   if (g.status !== "playing" || g.to_move === null || g.to_move === undefined) return "";
   if (g.owed && g.owed_for) {
     return w.plural(w.S.must_pay, g.owed, { name: name(g.to_move), for_card: payFor(w, g.owed_for) });
   }
+  if (you !== null && g.to_move === you) return w.S.to_play_you;
   return w.fmt(w.S.to_play, { name: name(g.to_move) });
 }
 
@@ -89,7 +91,7 @@ export function renderTurn(w, state) {
   area.textContent = "";
   const taken = Boolean(m && m.taken_by !== null);
   area.appendChild(tablePile(w, g.top || [], g.pile || 0, taken));
-  const owed = el("p", "turn__owed", owedText(w, g, name));
+  const owed = el("p", "turn__owed", owedText(w, g, name, state.you));
   owed.id = "turn-owed";
   area.appendChild(owed);
   const said = el("p", "turn__last", m ? cardText(w, m, name) : "");

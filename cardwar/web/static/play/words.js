@@ -35,6 +35,7 @@
  * @property {string} battle
  * @property {string} card_number  in turns: "Card {n}"
  * @property {string} to_play  in turns: "{name} to play."
+ * @property {string} to_play_you  in turns, on our turn: "Your turn to play."
  * @property {PluralForms} must_pay  in turns: "{name} must pay {count} cards {for_card}."
  * @property {Record<string, string>} pay_for  court rank -> "for the king of {suit}"
  * @property {Record<string, string>} suits_of  suit -> its form in pay_for ("hearts")
@@ -143,6 +144,9 @@
  * @property {string} slap_other  one of {others}: "{name} ({ms} ms)"
  * @property {PluralForms} slap_wrong_burn  "Wrong slap by {name}: {count} card burned."
  * @property {PluralForms} slap_wrong_give  "... {count} card to {other}."
+ * @property {PluralForms} slap_wrong_burn_you  "Your wrong slap: {count} card burned under the pile."
+ * @property {PluralForms} slap_wrong_give_you  "Your wrong slap: {count} card goes to {other}."
+ * @property {PluralForms} slap_wrong_give_to_you  "Wrong slap by {name}: {count} card goes to you."
  * @property {string} slap_wrong_empty  a wrong slap by a player with no cards
  * @property {string} slap_late  "{name}'s slap came too late: no penalty."
  * @property {string} slap_late_you
