@@ -3,12 +3,10 @@
 :class:`Bus` is the interface; :class:`LocalBus` serves one process and
 :class:`~cardwar.bus.redis.RedisBus` several (Redis pub/sub). Events carry
 their ``seq``; a :class:`Subscription` delivers them once each, in order,
-filling gaps from the store when its bus can lose messages. Its
-:class:`Leases` say which process owns a game (:mod:`.leases`).
+filling gaps from the store when its bus can lose messages.
 """
 
 from .base import Bus, CatchUp, Hooks, Message, OnRemote, Subscription
-from .leases import LOOK_AGAIN, Leases, LocalLeases
 from .limits import Limiter, LocalLimiter
 from .local import LocalBus
 from .slots import LocalSlots, Slots
@@ -26,6 +24,6 @@ def open_bus(redis_url: str | None, prefix: str = "cardwar:",
 
 
 __all__ = [
-    "LOOK_AGAIN", "Bus", "CatchUp", "Hooks", "Leases", "Limiter", "LocalBus", "LocalLeases",
-    "LocalLimiter", "LocalSlots", "Message", "OnRemote", "Slots", "Subscription", "open_bus",
+    "Bus", "CatchUp", "Hooks", "Limiter", "LocalBus", "LocalLimiter", "LocalSlots", "Message",
+    "OnRemote", "Slots", "Subscription", "open_bus",
 ]

@@ -16,7 +16,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .leases import Leases
 from .limits import Limiter
 from .slots import Slots
 
@@ -186,12 +185,6 @@ class Bus(Protocol):
     @property
     def slots(self) -> Slots:
         """Where sockets held open per address are counted (shared likewise)."""
-        ...
-
-    @property
-    def leases(self) -> Leases:
-        """Which process owns which game (:mod:`cardwar.bus.leases`): this one
-        every game with one process, one lease per game in Redis with several."""
         ...
 
     async def publish(self, game_id: str, message: Message) -> None:

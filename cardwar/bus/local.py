@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from .base import Hooks, Message, Subscription, Subscriptions, add_subscription, drop_subscription
-from .leases import Leases, LocalLeases
 from .limits import Limiter, LocalLimiter
 from .slots import LocalSlots, Slots
 
@@ -35,8 +34,6 @@ class LocalBus:
         self.limiter: Limiter = LocalLimiter()
         #: sockets per address, counted in this process (the only one)
         self.slots: Slots = LocalSlots()
-        #: this process owns every game (the only one)
-        self.leases: Leases = LocalLeases()
 
     def attach(self, hooks: Hooks) -> None:
         """Nothing to connect: no message comes from elsewhere."""

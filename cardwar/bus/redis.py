@@ -59,7 +59,6 @@ from .base import (
     add_subscription,
     drop_subscription,
 )
-from .leases import RedisLeases
 from .limits import REDIS_DOWN, Limiter, RedisLimiter
 from .slots import RedisSlots
 
@@ -145,8 +144,6 @@ class RedisBus:
         self.limiter: Limiter = RedisLimiter(self._redis, prefix)
         #: sockets per address, counted in Redis: N processes allow the limit once
         self.slots = RedisSlots(self._redis, prefix, self.origin)
-        #: who owns which game, a lease per game in Redis (:mod:`cardwar.bus.leases`)
-        self.leases = RedisLeases(self._redis, prefix, self.origin)
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subs: Subscriptions = {}
@@ -538,13 +535,10 @@ class RedisBus:
                 await self._redis.delete(self._alive_key(self.origin))
 
     async def close(self) -> None:
-        """Send what is queued (5 s at most), let this process's game leases go
-        (close the bus after the store: after the last save), stop listening and
-        release the connections."""
+        """Send what is queued (5 s at most), stop listening and release the connections."""
         if self._sender is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(self._sender), 5.0)
-        await self.leases.close()
         self._closed = True
         if self._sender is not None:
             self._sender.cancel()

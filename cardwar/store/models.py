@@ -7,8 +7,7 @@ or cards put down in Beggar-my-neighbour; the column was ``battles`` before
 migration 0003).
 ``seq`` is the last event number, also used as an optimistic version;
 ``public`` lists a game in the lobby on the open tables page, ``locale`` is
-its creator's language; ``owner_token`` the fencing token of the process that
-last saved it (migration 0004): a save with a lower one is refused.
+its creator's language.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -53,8 +51,6 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     locale: Mapped[str] = mapped_column(String(8), default="en")
-    #: the fencing token of the owner that last saved it (:mod:`cardwar.bus.leases`)
-    owner_token: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
     __table_args__ = (Index("ix_games_open", "public", "status", "created_at"),)
 

@@ -40,21 +40,14 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from cardwar.tables.records import (
-    FencedWriteError,
-    GameRecord,
-    SeatRecord,
-    StaleWriteError,
-    StoredEvent,
-)
+from cardwar.tables.records import GameRecord, SeatRecord, StaleWriteError, StoredEvent
 
 from .batch import GroupCommit
 from .models import EventRow, GameRow, SeatRow
 from .sqlite import SqliteWriter, sqlite_pragmas
 from .writes import PendingSave, write_postgres
 
-__all__ = ["FencedWriteError", "GameRecord", "SeatRecord", "StaleWriteError", "Store",
-           "StoredEvent", "drop_schema"]
+__all__ = ["GameRecord", "SeatRecord", "StaleWriteError", "Store", "StoredEvent", "drop_schema"]
 
 log = logging.getLogger("cardwar.store")
 
@@ -328,7 +321,7 @@ class Store:
         return [_record(r, by_game.get(r.id, []), secrets=False) for r in rows]
 
     async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int,
-                   *, seats: bool = True, owner_token: int | None = None) -> None:
+                   *, seats: bool = True) -> None:
         """Write ``game`` (progress and seats) and append ``events`` atomically.
 
         The hot path of play (one call per flip): saves arriving together are
@@ -341,13 +334,8 @@ class Store:
             events: the new events, numbered ``expected_seq + 1 ..``.
             expected_seq: the ``seq`` the caller loaded.
             seats: False when no seat changed (flips and battles): skips their update.
-            owner_token: the writer's fencing token (:mod:`cardwar.bus.leases`),
-                refused when lower than the stored one (checked in the same
-                UPDATE as ``seq``; kept when higher); None: not the owner's
-                write, checked by ``seq`` alone.
 
         Raises:
-            FencedWriteError: ``owner_token`` is lower than the stored one.
             StaleWriteError: the stored ``seq`` is no longer ``expected_seq``.
         """
         await self._saves.submit(PendingSave(
@@ -355,9 +343,7 @@ class Store:
             datetime.now(UTC),
             [(s.seat, s.kind, s.nickname, s.secret_hash, s.auto_flip) for s in game.seats]
             if seats else [],
-            [(e.seq, e.type, e.data) for e in events], owner_token))
-        if owner_token is not None and owner_token > game.owner_token:
-            game.owner_token = owner_token
+            [(e.seq, e.type, e.data) for e in events]))
 
     async def remove(self, game_ids: list[str]) -> int:
         """Delete the games ``game_ids`` with their seats and events.
@@ -458,7 +444,6 @@ def _record(row: GameRow, seats: Sequence[SeatRow], secrets: bool = True) -> Gam
         steps=row.steps, flipped=list(row.flipped or []), seq=row.seq,
         created_at=_aware(row.created_at), public=bool(row.public),
         locale=row.locale or "en", updated_at=_aware(row.updated_at),
-        owner_token=int(row.owner_token or 0),
         seats=[SeatRecord(seat=s.seat, kind=s.kind, nickname=s.nickname,
                           secret_hash=s.secret_hash if secrets else None,
                           auto_flip=s.auto_flip)

@@ -3,12 +3,8 @@
 A :class:`PendingSave` is one game's change: its progress, maybe its seats,
 and its new events. A batch of them is written in one transaction, each
 game's row updated only if its ``seq`` is still the one the change started
-from (an optimistic version check) and, when the save carries an owner
-token (:mod:`cardwar.bus.leases`), only if the stored ``owner_token`` is not
-higher (the fence: an old owner whose lease ran out cannot overwrite the new
-owner's flips); the row keeps the highest token written. A save that loses
-either check writes nothing and reports :class:`StaleWriteError`
-(:class:`FencedWriteError` for the token); the rest of the batch commits.
+from (an optimistic version check). A save that loses the check writes
+nothing and reports :class:`StaleWriteError`; the rest of the batch commits.
 
 * :func:`write_postgres` - a whole batch in one statement (one round trip,
   its own transaction) on the asyncpg connection, whatever its size: lock
@@ -32,15 +28,13 @@ from typing import Any
 
 import orjson
 
-from cardwar.tables.records import FencedWriteError, StaleWriteError
+from cardwar.tables.records import StaleWriteError
 
 from .models import EventRow, GameRow, SeatRow
 
 _GAMES, _SEATS, _EVENTS = GameRow.__tablename__, SeatRow.__tablename__, EventRow.__tablename__
 _SQLITE_SAVE_GAME = (f"UPDATE {_GAMES} SET status = ?, steps = ?, flipped = ?, seq = ?, "
-                     "updated_at = ?, owner_token = max(owner_token, coalesce(?, 0)) "
-                     "WHERE id = ? AND seq = ? AND (? IS NULL OR owner_token <= ?)")
-_SQLITE_TOKEN = f"SELECT owner_token FROM {_GAMES} WHERE id = ?"
+                     "updated_at = ? WHERE id = ? AND seq = ?")
 _SQLITE_SAVE_SEAT = (f"UPDATE {_SEATS} SET kind = ?, nickname = ?, secret_hash = ?, "
                      "auto_flip = ? WHERE game_id = ? AND seat = ?")
 _SQLITE_EVENT = (f"INSERT INTO {_EVENTS} (game_id, seq, type, data, created_at) "
@@ -60,8 +54,6 @@ class PendingSave:
 
     ``seats``: ``(seat, kind, nickname, secret_hash, auto_flip)`` for every
     seat, or empty when no seat changed. ``events``: ``(seq, type, data)``.
-    ``owner_token``: the writer's fencing token, None when it writes as no owner
-    (checked by ``seq`` alone).
     """
 
     game_id: str
@@ -73,36 +65,24 @@ class PendingSave:
     now: datetime
     seats: list[tuple[int, str, str | None, str | None, bool]]
     events: list[tuple[int, str, dict[str, Any]]]
-    owner_token: int | None = None
 
 
 def _stale(save: PendingSave) -> StaleWriteError:
     return StaleWriteError(f"game {save.game_id} changed since seq {save.expected_seq}")
 
 
-def _fenced(save: PendingSave) -> FencedWriteError:
-    return FencedWriteError(f"game {save.game_id}: owner token {save.owner_token} is "
-                            "lower than the stored one")
-
-
 _PG_SAVE = f"""
 WITH v AS MATERIALIZED (
-  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[],
-                       $17::bigint[])
-         AS v(id, expected, status, steps, flipped, seq, token)),
+  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[])
+         AS v(id, expected, status, steps, flipped, seq)),
 locked AS MATERIALIZED (
-  SELECT g.id, g.owner_token FROM {_GAMES} g WHERE g.id IN (SELECT id FROM v)
-   ORDER BY g.id FOR UPDATE),
-fenced AS MATERIALIZED (
-  SELECT l.id FROM locked l JOIN v ON v.id = l.id
-   WHERE v.token IS NOT NULL AND l.owner_token > v.token),
+  SELECT g.id FROM {_GAMES} g WHERE g.id IN (SELECT id FROM v) ORDER BY g.id FOR UPDATE),
 saved AS (
   UPDATE {_GAMES} g
      SET status = v.status, steps = v.steps, flipped = v.flipped::json, seq = v.seq,
-         updated_at = now(), owner_token = GREATEST(g.owner_token, COALESCE(v.token, 0))
+         updated_at = now()
     FROM v
    WHERE g.id = v.id AND g.seq = v.expected AND g.id IN (SELECT id FROM locked)
-     AND g.id NOT IN (SELECT id FROM fenced)
   RETURNING g.id),
 seated AS (
   UPDATE {_SEATS} s
@@ -116,7 +96,7 @@ added AS (
   SELECT e.game_id, e.seq, e.type, e.data::json, now()
     FROM unnest($13::text[], $14::int[], $15::text[], $16::text[]) AS e(game_id, seq, type, data)
    WHERE e.game_id IN (SELECT id FROM saved))
-SELECT id, true FROM saved UNION ALL SELECT id, false FROM fenced"""
+SELECT id FROM saved"""
 
 
 def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
@@ -131,19 +111,16 @@ async def write_postgres(pg: Any, batch: list[PendingSave]) -> list[BaseExceptio
 
     Returns per save None or its StaleWriteError (see the module docstring).
     """
-    games = [(s.game_id, s.expected_seq, s.status, s.steps, _json(s.flipped), s.seq,
-              s.owner_token) for s in batch]
+    games = [(s.game_id, s.expected_seq, s.status, s.steps, _json(s.flipped), s.seq)
+             for s in batch]
     seats = [(s.game_id, seat, kind, nick, secret_hash, auto)
              for s in batch for seat, kind, nick, secret_hash, auto in s.seats]
     events = [(s.game_id, seq, kind, _json(data))
               for s in batch for seq, kind, data in s.events]
-    columns = _columns(games, 7)
-    rows = await pg.fetch(_PG_SAVE, *columns[:6], *_columns(seats, 6),
-                          *_columns(events, 4), columns[6])
-    saved = {row[0] for row in rows if row[1]}
-    fenced = {row[0] for row in rows if not row[1]}
-    return [None if s.game_id in saved else _fenced(s) if s.game_id in fenced else _stale(s)
-            for s in batch]
+    rows = await pg.fetch(_PG_SAVE, *_columns(games, 6), *_columns(seats, 6),
+                          *_columns(events, 4))
+    saved = {row[0] for row in rows}
+    return [None if s.game_id in saved else _stale(s) for s in batch]
 
 
 def write_sqlite(conn: Any, batch: list[PendingSave]) -> list[BaseException | None]:
@@ -157,14 +134,11 @@ def write_sqlite(conn: Any, batch: list[PendingSave]) -> list[BaseException | No
     try:
         for save in batch:
             now = save.now.strftime(_SQLITE_TIME)
-            token = save.owner_token
             cursor.execute(_SQLITE_SAVE_GAME, (
-                save.status, save.steps, _json(save.flipped), save.seq, now, token,
-                save.game_id, save.expected_seq, token, token))
+                save.status, save.steps, _json(save.flipped), save.seq, now,
+                save.game_id, save.expected_seq))
             if cursor.rowcount != 1:
-                stored = cursor.execute(_SQLITE_TOKEN, (save.game_id,)).fetchone()
-                fenced = token is not None and stored is not None and stored[0] > token
-                outcomes.append(_fenced(save) if fenced else _stale(save))
+                outcomes.append(_stale(save))
                 continue
             outcomes.append(None)
             if save.seats:

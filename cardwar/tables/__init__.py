@@ -18,14 +18,7 @@ Nothing here knows about HTTP or SQL: the store is behind
 
 from .errors import ErrorCode, TableError
 from .nicknames import MAX_NICKNAME, NicknameError, clean_nickname
-from .records import (
-    FencedWriteError,
-    GameRecord,
-    GameStore,
-    SeatRecord,
-    StaleWriteError,
-    StoredEvent,
-)
+from .records import GameRecord, GameStore, SeatRecord, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .service import TableService
 from .slap_kind import load_record
@@ -36,7 +29,6 @@ from .views import event_view, view_message
 __all__ = [
     "MAX_NICKNAME",
     "ErrorCode",
-    "FencedWriteError",
     "GameRecord",
     "GameStore",
     "NicknameError",

@@ -29,14 +29,8 @@ For each battle still to be played:
   game stops after a few cards put down for them.
 
 Timers carry the battle they were armed for, so a late one does nothing.
-Only the game's owner (:mod:`cardwar.bus.leases`) arms and fires them: in a
-process that does not own the game, arming one (or one coming due after the
-lease was lost) hands the game to ``wait_for_lease`` instead, which asks for
-the lease every :data:`cardwar.bus.LOOK_AGAIN` seconds and, once it is taken,
-re-arms the timers from the stored game (:class:`cardwar.tables.cluster.Cluster`).
-The idle clocks themselves (their deadlines, the ``idle`` message) are kept
-in every process following the game; the locked, version-checked flip makes
-a late or second firing a no-op.
+Every process following a game arms them; the locked, version-checked flip
+makes all but the first firing a no-op.
 """
 
 from __future__ import annotations
@@ -85,24 +79,16 @@ class Clocks:
         is_gone: ``is_gone(game_id, seat)``: the seat's player is away and
             played for (:meth:`cardwar.tables.presence.Presence.is_gone`).
         clock: monotonic seconds (a test may pass a fake one).
-        owns: ``owns(game_id)``: this process owns the game (:meth:`Leases.owns`);
-            by default every game.
-        wait_for_lease: called with a game whose timer was not armed or fired
-            here because another process owns it (see the module docstring).
     """
 
     def __init__(self, settings: Settings, flip: FlipFor,
                  is_gone: Callable[[str, int], bool],
-                 clock: Callable[[], float] = time.monotonic,
-                 owns: Callable[[str], bool] = lambda game_id: True,
-                 wait_for_lease: Callable[[str], None] = lambda game_id: None) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
         self.timers = Timers()
         self._flip = flip
         self._is_gone = is_gone
         self._now = clock
-        self._owns = owns
-        self._wait_for_lease = wait_for_lease
         #: how many flip timers this process has armed so far (every game)
         self.armed = 0
         # game -> (battle, deadline): the idle clock of that battle
@@ -258,12 +244,8 @@ class Clocks:
                     left=None if left is None else round(left, 1))
 
     def arm(self, table: Table, seat: int, by: FlipBy, delay: float) -> None:
-        """In ``delay`` seconds flip for ``seat`` (``by``) if the battle is still to come;
-        not armed when another process owns the game (``wait_for_lease``)."""
+        """In ``delay`` seconds flip for ``seat`` (``by``) if the battle is still to come."""
         game_id, battle = table.id, table.steps + 1
-        if not self._owns(game_id):
-            self._wait_for_lease(game_id)
-            return
         self.armed += 1
         self.timers.arm(game_id, delay, lambda: self._fire(game_id, seat, by, battle))
 
@@ -271,11 +253,7 @@ class Clocks:
                     failures: int = 0) -> None:
         """Flip for ``seat``; when the store (or the bus) fails, try the same
         flip again every :data:`RETRY_AFTER` seconds, up to :data:`RETRIES` times
-        (a flip of the battle that moved on meanwhile is a ``TableError``: dropped).
-        Nothing when the lease was lost since it was armed (``wait_for_lease``)."""
-        if not self._owns(game_id):
-            self._wait_for_lease(game_id)
-            return
+        (a flip of the battle that moved on meanwhile is a ``TableError``: dropped)."""
         try:
             await self._flip(game_id, seat, by, battle)
         except TableError:

@@ -11,24 +11,11 @@ events first, then publishes them. This process then
   more, and brings it up to the store before using it again
   (:meth:`Cluster.refresh`): first by applying the stored events it missed
   (a query, no replay), else by loading the game again.
-
-One process owns a game (:mod:`cardwar.bus.leases`): it runs the game's
-timers and saves with its fencing token. :meth:`Cluster.own` takes the lease
-on the first change this process applies to a game, if it is free; a change
-made while another process holds it is saved as no owner (checked by ``seq``
-alone). A game whose timers wait for the lease (:class:`.clocks.Clocks`) is
-asked for again every :data:`~cardwar.bus.LOOK_AGAIN` seconds; once taken,
-the game is brought up to the store and its timers armed from the stored
-state (:meth:`Cluster.take_over`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
-from cardwar.bus import LOOK_AGAIN, Bus, Hooks, Message
+from cardwar.bus import Bus, Hooks, Message
 
 from .cache import TableCache
 from .clocks import Clocks
@@ -37,8 +24,6 @@ from .records import GameStore
 from .slap_kind import load_record
 from .table import Table
 from .triggers import Triggers, wire
-
-log = logging.getLogger("cardwar.tables")
 
 
 class Cluster:
@@ -63,85 +48,6 @@ class Cluster:
         bus.attach(Hooks(catch_up=self.catch_up, on_remote=self.on_remote,
                          on_reset=cache.mark_stale, on_unfollow=self.on_unfollow,
                          on_hello=presence.hello, on_back=presence.recovered))
-        #: games whose timers wait for this process to own them
-        self.waiting: set[str] = set()
-        self._watcher: asyncio.Task[None] | None = None
-        self._closed = False
-
-    # -- ownership ---------------------------------------------------------------
-    async def own(self, table: Table) -> tuple[int | None, bool]:
-        """Own ``table``'s game before saving a change of it (hold the lock):
-        the lease is taken if it is free (``table``'s stored ``owner_token`` the
-        floor of the new token).
-
-        Returns:
-            (the fencing token to save with, None when another process owns
-            the game or there is one process; True when the lease was taken
-            just now: the caller arms the game's timers).
-        """
-        leases = self.bus.leases
-        if leases.owns(table.id):
-            return leases.token(table.id), False
-        if not await leases.acquire(table.id, table.record.owner_token):
-            return None, False
-        self.waiting.discard(table.id)
-        return leases.token(table.id), True
-
-    def wait_for_lease(self, game_id: str) -> None:
-        """``game_id``'s timers wait for its lease: ask for it every
-        :data:`~cardwar.bus.LOOK_AGAIN` seconds (:meth:`look_again`)."""
-        if not self.bus.distributed or self._closed:
-            return
-        self.waiting.add(game_id)
-        if self._watcher is None or self._watcher.done():
-            self._watcher = asyncio.create_task(self._watch(), name="owner-watch")
-
-    async def _watch(self) -> None:
-        while self.waiting and not self._closed:
-            await asyncio.sleep(LOOK_AGAIN)
-            try:
-                await self.look_again()
-            except Exception:
-                log.exception("asking for the leases of waiting games failed")
-
-    async def look_again(self) -> set[str]:
-        """Ask for the lease of every game waiting for it (one round trip) and
-        take over each one won (:meth:`take_over`); a game no longer cached here
-        or no longer in play stops waiting. Returns the games taken over."""
-        floors: dict[str, int] = {}
-        for game_id in list(self.waiting):
-            table = self.cache.get(game_id)
-            if table is None or table.status != "playing":
-                self.waiting.discard(game_id)
-            else:
-                floors[game_id] = table.record.owner_token
-        won = await self.bus.leases.acquire_many(floors)
-        for game_id in sorted(won):
-            self.waiting.discard(game_id)
-            await self.take_over(game_id)
-        return won
-
-    async def take_over(self, game_id: str) -> None:
-        """This process owns ``game_id`` now: bring its table up to the store and
-        arm its timers from the stored state (a battle half flipped, a computer
-        to flip, an idle clock: :meth:`Clocks.arm_round`)."""
-        async with self.cache.lock(game_id):
-            table = self.cache.get(game_id)
-            if table is None:
-                return
-            self.cache.mark_stale(game_id)
-            current = await self.refresh(game_id, table)
-            if current is not None and current.status == "playing":
-                self.clocks.arm_round(current)
-        log.info("took over game %s", game_id)
-
-    async def close(self) -> None:
-        """Stop asking for leases."""
-        self._closed = True
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(BaseException):
-                await self._watcher
 
     def following(self, game_id: str) -> bool:
         """True when this process hears every change of ``game_id``: always with

@@ -8,9 +8,7 @@
 * :class:`StoredEvent` - ``(seq, type, data)``; ``data`` is JSON-ready.
 * :class:`GameStore` - the interface :class:`~cardwar.store.Store`
   implements (SQLAlchemy stays on the other side of it).
-* :class:`StaleWriteError` - a save lost its version check;
-  :class:`FencedWriteError` (one of them) - its owner token was lower than
-  the stored one (another process owns the game now).
+* :class:`StaleWriteError` - a save lost its version check.
 
 Writes are optimistic: :meth:`GameStore.save` only succeeds when the stored
 ``seq`` is still the one the caller loaded, so two processes can never both
@@ -26,16 +24,6 @@ from typing import Any, Protocol
 
 class StaleWriteError(RuntimeError):
     """The game changed in the store since it was loaded (optimistic lock lost)."""
-
-
-class FencedWriteError(StaleWriteError):
-    """The save carried an owner token lower than the stored one: another process
-    took the game over since (its lease ran out here). Nothing was written.
-
-    A :class:`StaleWriteError`, so whatever handles a lost version check handles
-    it too; the table service also stops acting as the game's owner
-    (:mod:`cardwar.bus.leases`).
-    """
 
 
 @dataclass(slots=True)
@@ -79,8 +67,6 @@ class GameRecord:
     #: when it was last changed or touched (a page opened or closed in the lobby);
     #: None for a record not read from the store
     updated_at: datetime | None = None
-    #: the highest owner token a save of it carried (``games.owner_token``); 0: none yet
-    owner_token: int = 0
     #: the stored events a kind of play needs to rebuild the game (the slap games:
     #: ``options`` and ``move``, :func:`cardwar.tables.slap_kind.load_record`); not a
     #: column, None when not loaded (then read once by the kind and let go)
@@ -108,13 +94,11 @@ class GameStore(Protocol):
         ...
 
     async def save(self, game: GameRecord, events: list[StoredEvent], expected_seq: int,
-                   *, seats: bool = True, owner_token: int | None = None) -> None:
-        """Write ``game`` and append ``events`` if the stored ``seq`` is ``expected_seq``
-        and ``owner_token`` (None: not written as the owner) is not below the stored one.
+                   *, seats: bool = True) -> None:
+        """Write ``game`` and append ``events`` if the stored ``seq`` is ``expected_seq``.
 
         Raises:
-            FencedWriteError: ``owner_token`` is lower than the stored one.
-            StaleWriteError: the ``seq`` is not (another process changed the game).
+            StaleWriteError: it is not (another process changed the game).
         """
         ...
 

@@ -6,10 +6,9 @@ cluster sync, the cache, choices and rematch live in their own modules.)
 
 Every change runs through :meth:`TableService.apply`, under the game's
 lock: use the cached table (:mod:`.cache`; brought up to the store first
-when stale, :mod:`.cluster`), apply, take the game's lease if it is free
-(:meth:`Cluster.own`), save (optimistically, by ``seq``, with the owner's
-fencing token), publish, then arm the timers (:mod:`.clocks`; only the
-owner's fire). Who is connected is :mod:`.presence`'s.
+when stale, :mod:`.cluster`), apply, save (optimistically, by ``seq``),
+publish, then arm the timers (:mod:`.clocks`). Who is connected is
+:mod:`.presence`'s.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from .events import Event, FlipBy, Idle, ReactionKey, seats_changed
 from .listing import OpenTables
 from .presence import Presence
 from .reactions import Reactions
-from .records import FencedWriteError, GameStore, StaleWriteError, StoredEvent
+from .records import GameStore, StaleWriteError, StoredEvent
 from .secrets import hash_secret, new_game_id, new_secret
 from .slap_kind import SlapKind, load_record, slap
 from .slap_timers import SlapTimers
@@ -84,9 +83,7 @@ class TableService:
         self.bus = bus
         self.settings = settings
         self.cache = TableCache(settings.tables_in_memory, settings.table_idle, clock)
-        self.clocks = Clocks(settings, self.flip, self._is_gone, clock,
-                             owns=bus.leases.owns,
-                             wait_for_lease=lambda g: self.cluster.wait_for_lease(g))
+        self.clocks = Clocks(settings, self.flip, self._is_gone, clock)
         self.presence = Presence(bus, self.clocks, settings, self.get, self.cache.get,
                                  self.leave)
         self.open_tables = OpenTables(store, bus, settings)
@@ -195,13 +192,7 @@ class TableService:
         battle is never played twice nor lost. With several processes the
         action is tried on a clone of the cached table, kept once saved: a
         lost check leaves the cache as it was, a few events behind, instead
-        of having to be rebuilt by replaying the whole game. With several
-        processes the save carries this process's fencing token when it owns
-        the game (the lease is taken on the first change, if free:
-        :meth:`Cluster.own`); refused for a lower token than the stored one
-        (:class:`FencedWriteError`: another process took the game over), the
-        lease is dropped here and the change tried again like a lost version
-        check, as no owner. A failed save
+        of having to be rebuilt by replaying the whole game. A failed save
         drops the cached table (it is read back from the store); a page's
         snapshot waits for the change in flight (:meth:`settled`), so no page
         is shown an event number that was not stored.
@@ -223,7 +214,6 @@ class TableService:
         distributed = self.bus.distributed
         async with self.cache.lock(game_id):
             refusal: TableError | None = None
-            taken = False
             for attempt in range(1, STALE_RETRIES + 1):
                 table = self.cache.get(game_id)
                 fresh = table is None or not self.cluster.trusted(game_id)
@@ -243,13 +233,8 @@ class TableService:
                     value = action(work)
                     events = work.take_outbox()
                     if events:
-                        token = None
-                        if distributed:
-                            token, won = await self.cluster.own(work)
-                            taken = taken or won
                         await self.store.save(work.record, [stored(e) for e in events],
-                                              before, seats=seats_changed(events),
-                                              owner_token=token)
+                                              before, seats=seats_changed(events))
                 except TableError as exc:
                     work.take_outbox()
                     if fresh or not distributed:
@@ -260,9 +245,7 @@ class TableService:
                     if await self.cluster.catch_up_table(table) == 0:
                         raise
                     continue
-                except StaleWriteError as exc:
-                    if isinstance(exc, FencedWriteError):  # another process owns it now
-                        self.bus.leases.lost(game_id)
+                except StaleWriteError:
                     stale_write()  # another process got there first: catch up, retry
                     if attempt == STALE_RETRIES:
                         self.cache.drop(game_id)
@@ -285,8 +268,6 @@ class TableService:
                 self._active.pop(game_id, None)
             await self.triggers.after(table, events, here=True,
                                       latency=time.perf_counter() - entered if waited else None)
-            if taken and table.status == "playing" and self.bus.leases.owns(game_id):
-                self.clocks.arm_round(table)  # owned from now: its timers run here
             return table, value
 
     async def join(self, game_id: str, nickname: str) -> tuple[int, str]:
@@ -563,8 +544,6 @@ class TableService:
         if event["type"] == "over":
             self.clocks.forget(game_id)
             self.presence.forget(game_id)
-            self.cluster.waiting.discard(game_id)
-            self.clocks.timers.spawn(self.bus.leases.release(game_id))
         if event["type"] not in ("started", "over") or self._closed:
             return
         if self._recounting:
@@ -619,5 +598,4 @@ class TableService:
             with contextlib.suppress(BaseException):
                 await self._gauges
         await self.presence.close()
-        await self.cluster.close()
         await self.clocks.close()

@@ -50,8 +50,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await app.state.sockets.close()
         await sweeper.close()
         await service.close()
-        await store.close()  # the last save written: the bus lets the leases go
         await bus.close()
+        await store.close()
         process_exiting()
 
 

@@ -158,9 +158,9 @@ def servers(pg_url: str, redis_prefix: str, tmp_path: Path):
         base_env.update({f"CARDWAR_{k.upper()}": v for k, v in env.items()})
         new = [Server(pg_url, REDIS_URL, base_env, tmp_path / f"server{len(started) + i}.log")
                for i in range(n)]
-        started.extend(new)  # stopped at the end even if one never gets ready
         for s in new:
             s.wait_ready()
+        started.extend(new)
         return new
 
     yield start

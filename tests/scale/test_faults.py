@@ -16,11 +16,8 @@ in order, with each battle exactly as ``cardwar play --seed`` plays it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -30,10 +27,8 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-import redis as redis_sync
-from websockets.asyncio.client import connect
 
-from .conftest import REDIS_URL, ROOT, Server, free_port
+from .conftest import ROOT, Server, free_port
 from .test_two_processes import Player, _create, _join
 
 PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
@@ -254,72 +249,3 @@ def test_postgres_restarted_mid_game_loses_no_flip(tmp_path):
         if server is not None:
             server.stop()
         cluster.stop()
-
-
-# -- the owner of games in play killed ---------------------------------------------------
-class Reconnecting(Player):
-    """A page that, its server gone, reconnects elsewhere and asks for what it
-    missed (``?since=``, as ``connection.js`` does): its seq chain goes on."""
-
-    async def reconnect(self, base: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close()
-        self.base = base
-        url = base.replace("http://", "ws://") + f"/ws/g/{self.gid}?since={self.seq}"
-        self.ws = await connect(url, additional_headers={
-            "Origin": base, "Cookie": f"cw_{self.gid}={self.secret}"})
-
-
-@pytest.mark.timeout(240)
-def test_the_owner_killed_mid_game_its_games_finish_on_the_other_process(servers, redis_prefix):
-    # every request of the games goes to a (as nginx's hash of the game id would):
-    # a owns them; b has never heard of them
-    a, b = servers(2, flip_timeout="120", computer_delay="0.01", peace_show="0",
-                   testing_seed="peace", heartbeat="2")  # a long deal (230 battles)
-    games = []
-    for _ in range(3):
-        gid, secret0 = _create(a.base)
-        games.append((gid, secret0, _join(a.base, gid)))
-    leases = redis_sync.Redis.from_url(REDIS_URL)
-
-    def lease(gid: str) -> tuple[str, int]:
-        value = leases.get(f"{redis_prefix}owner:{gid}")
-        assert value is not None, gid
-        origin, token = value.decode().rsplit(":", 1)
-        return origin, int(token)
-
-    async def scenario() -> None:
-        pairs = [(Reconnecting(a.base, gid, s0), Reconnecting(a.base, gid, s1))
-                 for gid, s0, s1 in games]
-        players = [p for pair in pairs for p in pair]
-        for ann, bob in pairs:
-            await start_and_play_two_battles(ann, bob)
-        for p in players:
-            await p.ws.send(json.dumps({"type": "auto", "on": True}))
-        await asyncio.gather(*(p.until("battle", battle=12) for p in players))
-        before = {gid: lease(gid) for gid, _, _ in games}
-        assert len({origin for origin, _ in before.values()}) == 1  # one owner: a
-
-        os.kill(a.proc.pid, signal.SIGKILL)  # no release: its leases run out in 15 s
-        a.proc.wait(10)
-        for p in players:
-            await p.reconnect(b.base)
-        # b takes each lease once it runs out, loads the game and re-arms its
-        # timers: the auto-flips go on there to the end
-        overs = await asyncio.gather(*(p.until("over") for p in players))
-        for (ann, bob), over in zip(pairs, overs[::2], strict=True):
-            assert over["type"] == "over"
-            check_against_replay([ann, bob], over)  # every battle once, as the seed plays it
-        for gid, _, _ in games:  # b took each lease with a new token (and let it go at the end)
-            assert int(leases.get(f"{redis_prefix}owner-token:{gid}") or 0) > before[gid][1]
-            assert leases.get(f"{redis_prefix}owner:{gid}") is None
-        for p in players:
-            await p.ws.close()
-
-    asyncio.run(scenario())
-    for gid, _, _ in games:  # the finished record, read back from the store, is the seed's
-        game = httpx.get(f"{b.base}/g/{gid}/game.json")
-        assert game.status_code == 200, gid
-        record = game.json()
-        assert record["battles"] == replayed(record["seed"])["battles"]
-    leases.close()

@@ -76,11 +76,3 @@ async def test_migration_0003_renames_battles_to_steps_keeping_them(pg_url):
     store = Store(pg_url)
     await steps_survive_the_rename(store, _record())
     await store.close()
-
-
-async def test_an_old_owner_cannot_overwrite_the_new_owners_flips_on_postgresql(pg_url):
-    from tests.store.fenced import old_owner_is_fenced
-
-    store = Store(pg_url)
-    await old_owner_is_fenced(store, _record())
-    await store.close()

@@ -112,8 +112,8 @@ async def test_concurrent_flips_from_two_processes_play_each_battle_once(pg_url,
     await _close(a, b)
 
 
-async def test_timers_fire_only_in_the_owners_process(pg_url, redis_prefix):
-    # a computer game with auto-flip: a owns it (it made the first change), b follows it
+async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
+    # a computer game with auto-flip: both processes arm every timer
     a, b = await _pair(pg_url, redis_prefix, flip_timeout=0.05, computer_delay=0.04)
     before = {"a": a.clocks.armed, "b": b.clocks.armed}
     table, _ = await a.create("war", 2, computers=(1,), nickname="Ann")
@@ -136,13 +136,11 @@ async def test_timers_fire_only_in_the_owners_process(pg_url, redis_prefix):
                 f"stalled at seq {rec.seq}, step {rec.steps}, flipped {rec.flipped}; "
                 f"timers a {a.clocks.count(table.id)} b {b.clocks.count(table.id)}; "
                 f"last events {[(e.seq, e.type, e.data.get('seat')) for e in last]}") from None
-        # only the owner arms timers; b's wait for the lease, held by a
+        # both processes arm timers (each for the battles it played or saw played;
+        # how many each arms depends on scheduling, so only require both to take part)
         armed = {"a": a.clocks.armed - before["a"], "b": b.clocks.armed - before["b"]}
-        assert armed["a"] >= 30, armed
-        assert armed["b"] == 0, armed
-        assert a.bus.leases.owns(table.id)
-        assert not b.bus.leases.owns(table.id)
-        assert table.id in b.cluster.waiting
+        assert armed["a"] >= 1, armed
+        assert armed["b"] >= 1, armed
     await _close(a, b)
     events = await Store(pg_url).events_since(table.id, 0)
     flips = _check_history(events)
@@ -215,90 +213,6 @@ async def test_a_lost_race_catches_up_without_replaying_the_game(
     _check_history(events)
     assert sum(e.type == "battle" for e in events) == 4
     await _close(a, b)
-
-
-async def test_an_old_owner_whose_lease_ran_out_cannot_overwrite_the_new_owners_flips(
-        pg_url, redis_prefix):
-    from cardwar.tables import FencedWriteError
-
-    a, b = await _pair(pg_url, redis_prefix)
-    table = await _game_of_two(a, b)  # a made the changes: a owns the game
-    assert a.bus.leases.owns(table.id)
-    old = a.bus.leases.token(table.id)
-    refused: list[BaseException] = []
-    save = a.store.save
-
-    async def watched_save(*args, **kw) -> None:
-        try:
-            await save(*args, **kw)
-        except Exception as exc:
-            refused.append(exc)
-            raise
-
-    a.store.save = watched_save  # type: ignore[method-assign]
-    async with a.bus.subscribe(table.id), b.bus.subscribe(table.id):
-        await b.get(table.id)
-        await a.flip(table.id, 0, "player", 1)
-        await a.flip(table.id, 1, "player", 1)
-
-        async def b_heard_battle_1() -> bool:
-            return (await b.get(table.id)).game.battles == 1
-
-        await _until(b_heard_battle_1)
-        # a is paused past its lease: Redis lets it run out, while a still counts it
-        await a.bus._redis.delete(a.bus.leases.key(table.id))
-        assert await b.flip(table.id, 0, "player", 2)  # b takes the lease with its change
-        assert await b.flip(table.id, 1, "player", 2)
-        new = b.bus.leases.token(table.id)
-        assert new is not None
-        assert old is not None
-        assert new > old
-        assert a.bus.leases.owns(table.id)  # a does not know yet
-
-        async def a_heard_battle_2() -> bool:
-            return (await a.get(table.id)).game.battles == 2
-
-        await _until(a_heard_battle_2)
-        # a saves with its old token: refused by the store; a stops owning the game
-        # and its flip is saved as no owner's, after b's
-        assert await a.flip(table.id, 0, "player", 3)
-        assert [type(e) for e in refused] == [FencedWriteError]
-        assert not a.bus.leases.owns(table.id)
-        assert b.bus.leases.owns(table.id)
-    events = await a.store.events_since(table.id, 0)
-    _check_history(events)
-    flips = [(e.data["battle"], e.data["seat"]) for e in events if e.type == "flipped"]
-    assert flips == [(1, 0), (1, 1), (2, 0), (2, 1), (3, 0)]
-    assert (await a.store.load(table.id)).owner_token == new
-    await _close(a, b)
-
-
-async def test_a_stopped_owners_game_goes_on_in_the_process_that_follows_it(
-        pg_url, redis_prefix):
-    a, b = await _pair(pg_url, redis_prefix, computer_delay=0.02)
-    table, _ = await a.create("war", 2, computers=(1,), nickname="Ann")
-    await a.start(table.id, 0)
-    await a.set_auto(table.id, 0, True)  # a owns the game: its timers play it
-    async with b.bus.subscribe(table.id):
-        await b.get(table.id)  # b follows it; its timers wait for the lease
-
-        async def steps_at_least(n: int):
-            async def check() -> bool:
-                return (await b.store.load(table.id)).steps >= n
-            return check
-
-        await _until(await steps_at_least(5))
-        assert table.id in b.cluster.waiting
-        await a.close()
-        await a.store.close()  # the last save written ...
-        await a.bus.close()  # ... then its leases go
-        stopped = (await b.store.load(table.id)).steps
-        await _until(await steps_at_least(stopped + 10), 20)  # b took it over
-        assert b.bus.leases.owns(table.id)
-        assert table.id not in b.cluster.waiting
-    await _close(b)
-    events = await Store(pg_url).events_since(table.id, 0)
-    _check_history(events)
 
 
 async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, redis_prefix):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from cardwar.bus import Hooks, LocalLeases, LocalLimiter, Message, Subscription
+from cardwar.bus import Hooks, LocalLimiter, Message, Subscription
 
 
 class MemoryHub:
@@ -50,9 +50,6 @@ class MemoryBus:
         self.hub = hub
         self.origin = origin
         self.limiter = hub.limiter  # one count for every process, as in Redis
-        # every process owns every game: the shared model, where the seq check alone
-        # keeps the writes right (the leases are tested with Redis, tests/scale)
-        self.leases = LocalLeases()
         self._subs: dict[str, set[Subscription]] = {}
         self.hooks = Hooks()
 
