@@ -359,7 +359,10 @@ def test_the_piles_stay_put_while_lines_come_and_go(browser, slap_server, width,
                 page.screenshot(path=str(MY_SHOTS / f"still_{width}_{i}.png"))
         boxes = [b for b in page.evaluate("window.__boxes") if b["status"] == "playing"]
         lines = {b["line"] for b in boxes}
-        assert "" in lines and len(lines) >= 3, lines  # lines came and went
+        # a line came and went (how many different ones is up to the deal and the
+        # computer's timing: on a 1280 screen CI once saw only one)
+        assert "" in lines, lines
+        assert len(lines) >= 2, lines
         assert {b["lineH"] for b in boxes} == {boxes[0]["lineH"]}
         assert len(boxes) >= 10
         x, y, w, h = boxes[0]["mine"]
