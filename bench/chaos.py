@@ -95,7 +95,13 @@ class Run:
             "CARDWAR_CREATES_PER_MINUTE": "100000", "CARDWAR_JOINS_PER_MINUTE": "100000",
             "CARDWAR_REMATCHES_PER_MINUTE": "100000", "CARDWAR_SOCKETS_PER_ADDRESS": "100000",
         }
-        self.services = Services(2, env, keep=args.keep)
+        folder = None
+        if args.logs is not None:  # kept there, with the presence trace of every app
+            env["CARDWAR_DEBUG_LOGS"] = "cardwar.presence"
+            folder = args.logs / args.seed
+        self.services = Services(2, env, keep=args.keep, folder=folder)
+        #: with ``--logs``: what every page was told of presence, and its socket's life
+        self.timeline: list[dict[str, Any]] | None = [] if args.logs is not None else None
         self.started = 0.0
         #: each episode of a connected player shown offline (what, where, when)
         self.offline: list[dict[str, Any]] = []
@@ -169,7 +175,8 @@ class Run:
                 await asyncio.sleep(wait)
             begun = time.time()
             print(f"  {time.monotonic() - self.started:6.1f}s fault {fault.kind} "
-                  f"app{fault.target} ({fault.pause:.1f}s)", file=sys.stderr, flush=True)
+                  f"app{fault.target} ({fault.pause:.1f}s) at {begun:.3f}",
+                  file=sys.stderr, flush=True)
             try:
                 await asyncio.to_thread(self.services.apply, fault)
             except Exception as exc:  # noqa: BLE001 - say so, and go on with the next
@@ -199,8 +206,8 @@ class Run:
                             self.counters.offline_shown += 1
                             self.offline.append({
                                 "at": round(since - self.started, 1), "game": game.id,
-                                "page": f"{page.base[-5:]} lobby {page.lobby}",
-                                "player": f"{player.base[-5:]} seat {seat}"})
+                                "wall": round(time.time() - (now - since), 3),
+                                "page": page.name, "player": f"{player.name} seat {seat}"})
 
     async def main(self) -> dict[str, Any]:
         args = self.args
@@ -238,7 +245,8 @@ class Run:
             "tracebacks": total, "tracebacks_outside_faults": outside, "sample": sample,
             "faults": dict(kinds), "errors": c.errors, "logs": str(self.services.folder),
             "offline": self.offline, "failures": c.failures,
-            "timeline": [(f.at, f.kind, f.target) for f in self.faults],
+            "timeline": [(f.at, f.kind, f.target, f.window) for f in self.faults],
+            "apps": [a.base for a in self.services.apps],
             "not_over": [{"game": g.id, "pages": [
                 {"base": p.base[-5:], "lobby": p.lobby, "seq": p.seq, "status": p.status,
                  "connected": p.connected_since is not None, "saw_end": p.saw_end}
@@ -280,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
                         " flips that finish the games (0.25 s)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--keep", action="store_true", help="keep the logs folder")
+    parser.add_argument("--logs", type=Path, default=None,
+                        help="keep everything in LOGS/SEED/: the apps' logs (with the presence"
+                        " trace, cardwar.presence at DEBUG), timeline.jsonl (what each page"
+                        " was told of presence, and its sockets) and figures.json")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"--games 1..{MAX_GAMES}, --seconds up to {MAX_SECONDS}")
@@ -291,6 +303,13 @@ def main(argv: list[str] | None = None) -> int:
         run.services.stop()
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=1))
+    if run.timeline is not None:
+        folder = run.services.folder
+        (folder / "figures.json").write_text(json.dumps(figures, indent=1))
+        with (folder / "timeline.jsonl").open("w") as out:
+            for entry in run.timeline:
+                out.write(json.dumps(entry) + "\n")
+        print(f"  logs: {folder}", file=sys.stderr)
     for line in figures["sample"]:
         print("  outside a fault:", line, file=sys.stderr)
     print(figures["line"], flush=True)

@@ -103,6 +103,19 @@ class Page:
         self.joined = False
         self.tapped, self.tapped_at = 0, 0.0
 
+    @property
+    def name(self) -> str:
+        """``port/lobby N`` or ``port/spectator``: who the page is, in the timeline."""
+        who = "spectator" if self.lobby is None else f"lobby {self.lobby}"
+        return f"{self.base[-5:]}/{who}"
+
+    def note(self, what: str, **data: Any) -> None:
+        """Add a line to the run's timeline (with ``--logs``): wall clock, game, page."""
+        timeline = getattr(self.run, "timeline", None)
+        if timeline is not None:
+            timeline.append({"t": round(time.time(), 3), "game": self.game.id,
+                             "page": self.name, "what": what, **data})
+
     # -- the socket --------------------------------------------------------------
     async def run_socket(self) -> None:
         """Connect, read, reconnect with backoff, until the run lets the page go."""
@@ -117,15 +130,17 @@ class Page:
                 async with connect(url + since, additional_headers=headers, open_timeout=5,
                                    ping_interval=None, close_timeout=1) as ws:
                     self.ws = ws
+                    self.note("open", since=self.seq)
                     await self._read(ws)
+                    self.note("closed", code=ws.close_code)
                 attempt = 0
             except InvalidStatus as exc:
                 if exc.response.status_code >= 500:
                     self.run.counters.http_5xx += 1
                     self.run.counters.failures.append((time.time(), url,
                                                        exc.response.status_code))
-            except (OSError, TimeoutError, WebSocketException):
-                pass
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                self.note("cut", error=type(exc).__name__)
             finally:
                 self.ws = None
                 self.connected_since = None
@@ -141,6 +156,7 @@ class Page:
             try:
                 raw = await asyncio.wait_for(ws.recv(), silent)
             except TimeoutError:
+                self.note("silent")
                 return  # silent for three heartbeats: dead, start again
             if self.connected_since is None:
                 self.connected_since = time.monotonic()
@@ -166,6 +182,8 @@ class Page:
         """Apply one message as the page's reducer would; False: reconnect (a gap)."""
         kind, seq = m["type"], m.get("seq")
         counters = self.run.counters
+        if kind in ("presence", "gone", "started"):
+            self.note(kind, **{k: v for k, v in m.items() if k != "type"})
         if kind == "state":
             self._snapshot(m)
             return True
@@ -232,6 +250,9 @@ class Page:
             if s["kind"] == "human":
                 self._presence(s["seat"], bool(s["online"]))
         self.gone = {s["seat"] for s in m["seats"] if s["gone"]}
+        self.note("state", seq=m["seq"], you=m["you"], status=self.status,
+                  online=[s["seat"] for s in m["seats"] if s.get("online")],
+                  gone=sorted(self.gone))
         if self.status != "lobby":
             self._check_seat()
         if self.status == "over" and m.get("result"):

@@ -234,8 +234,14 @@ def schedule(seed: str, seconds: float, apps: int, every: tuple[float, float],
 class Services:
     """The private PostgreSQL, Redis and app processes of one run, in one folder."""
 
-    def __init__(self, apps: int, env: dict[str, str], keep: bool = False) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="cardwar-chaos-", dir="/tmp"))
+    def __init__(self, apps: int, env: dict[str, str], keep: bool = False,
+                 folder: Path | None = None) -> None:
+        if folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="cardwar-chaos-", dir="/tmp"))
+        else:  # kept where asked (the run's logs, the timeline)
+            folder.mkdir(parents=True, exist_ok=False)
+            self.folder = folder
+            keep = True
         os.chmod(self.folder, 0o755)
         (self.folder / "pg").mkdir()
         self.pg = Postgres(self.folder / "pg")
@@ -282,10 +288,13 @@ class Services:
         return sorted(self.folder.glob("app*.log"))
 
     def stop(self) -> None:
-        """Stop everything; remove the folder unless ``keep``."""
+        """Stop everything; remove the folder unless ``keep`` (then only the
+        database's files go: the logs stay)."""
         for app in self.apps:
             app.stop()
         self.redis.stop()
         self.pg.stop()
         if not self.keep:
             shutil.rmtree(self.folder, ignore_errors=True)
+        else:
+            shutil.rmtree(self.pg.data, ignore_errors=True)

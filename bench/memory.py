@@ -51,7 +51,10 @@ async def play_one(service: TableService, variant: str) -> None:
     gid = table.id
     seat = table.seat_of(hash_secret(secret))
     assert seat is not None
-    await service.connect(gid, seat)
+    # the connection, passed as a socket passes its own: its disconnect is
+    # uncounted at the seat the start's seating moved it to, not the lobby's
+    page = object()
+    await service.connect(gid, seat, page)
     try:
         async with service.bus.subscribe(gid) as events:  # until the game's "over" event
             await service.start(gid, seat)
@@ -61,7 +64,7 @@ async def play_one(service: TableService, variant: str) -> None:
             while (await events.get())["type"] != "over":
                 pass
     finally:
-        await service.disconnect(gid, seat)
+        await service.disconnect(gid, seat, page)
 
 
 def kept(service: TableService) -> dict[str, int]:

@@ -349,12 +349,15 @@ def _serve(args: argparse.Namespace) -> None:
                                   testing_seed=None)
     ops.check_services(settings.database, settings.redis)
     ops.check_catalogs()
-    configure_logging("INFO")
+    from .settings import names
+
+    debug = names(settings.debug_logs)
+    configure_logging("INFO", debug=debug)
     _tune_runtime()
     # the app reads the trusted proxy's X-Forwarded-* itself (cardwar.web.guard)
     uvicorn.run(create_app(settings, bind=args.host), host=args.host, port=args.port,
                 proxy_headers=False,
-                log_config=logging_config("INFO"), ws_max_size=WS_MAX_SIZE,
+                log_config=logging_config("INFO", debug=debug), ws_max_size=WS_MAX_SIZE,
                 ws_per_message_deflate=WS_DEFLATE, ws_ping_interval=WS_PING_INTERVAL)
 
 

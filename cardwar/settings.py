@@ -65,6 +65,8 @@ class Settings(BaseSettings):
             0 keeps them for ever.
         sweep_interval: seconds between the removals of expired lobbies and games.
         commit: the short commit shown in the footer when git is not available.
+        debug_logs: loggers (comma-separated) ``serve`` writes at DEBUG level too,
+            e.g. ``cardwar.presence`` (who is said online or offline, and why).
         testing_stacked_deck: test-only: deal a short stacked deck (never in production).
         testing_seed: test-only: the seed of every new game, so its seating is
             known (never in production).
@@ -100,6 +102,7 @@ class Settings(BaseSettings):
     finished_ttl: NonNegativeFloat = 0.0
     sweep_interval: PositiveFloat = 600.0
     commit: str | None = None
+    debug_logs: str = ""
     testing_stacked_deck: bool = False
     testing_seed: str | None = None
     testing_slap_online: bool = False

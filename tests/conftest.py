@@ -47,8 +47,22 @@ def _order(item: pytest.Item) -> tuple[bool, int]:
     return item.get_closest_marker("browser") is not None, long
 
 
+#: The tests that start server processes or services and judge them by time
+#: (the chaos soak, faults, the guide's services, the benchmarks, the slap
+#: judge's latency through a delaying proxy): marked ``heavy``. They never run
+#: beside the browser tests (on two cores that made both flaky); ``make
+#: pytest-heavy`` runs them alone, ``make pytest-light`` the others.
+HEAVY = ("tests/scale/", "tests/deploy/", "tests/test_bench.py",
+         "tests/bus/test_redis_faults.py", "tests/play/test_slap_fairness.py",
+         "tests/play/test_slap_latency.py")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move every test marked ``browser`` to the end and the long ones
-    (:data:`LONG_FIRST`) to the front, keeping relative order otherwise."""
+    """Mark the tests under :data:`HEAVY` ``heavy``, move every test marked
+    ``browser`` to the end and the long ones (:data:`LONG_FIRST`) to the front,
+    keeping relative order otherwise."""
+    for item in items:
+        if item.nodeid.startswith(HEAVY):
+            item.add_marker(pytest.mark.heavy)
     items.sort(key=_order)
 

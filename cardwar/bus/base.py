@@ -42,7 +42,8 @@ class Hooks:
         on_reset: called with a game id after (re)subscribing to it, or None
             after the listener reconnected: events may have been missed.
         on_unfollow: called with a game id when its last subscriber left.
-        on_hello: called with a game id when another process starts
+        on_hello: called with a game id (and the ``moved`` of :meth:`Bus.ask`, or
+            None) when another process asks who is connected, or starts
             following it (answer with this process's presence there).
         on_back: called when the bus is back after a loss (Redis restarted or
             the link was cut): what was published meanwhile may be lost, so the
@@ -53,7 +54,7 @@ class Hooks:
     on_remote: OnRemote | None = None
     on_reset: Callable[[str | None], None] | None = None
     on_unfollow: Callable[[str], None] | None = None
-    on_hello: Callable[[str], Awaitable[None]] | None = None
+    on_hello: Callable[[str, int | None], Awaitable[None]] | None = None
     on_back: Callable[[], Awaitable[None]] | None = None
 
 
@@ -209,6 +210,18 @@ class Bus(Protocol):
 
     async def alive(self, origins: set[str]) -> set[str]:
         """Which of the process ids ``origins`` are still alive."""
+        ...
+
+    async def ask(self, game_id: str, moved: int | None = None) -> None:
+        """Ask the other processes following ``game_id`` to say again who is
+        connected to them there (a ``hello``: ``on_hello`` in each of them),
+        after this process made the seating move of event ``moved``."""
+        ...
+
+    def resync_all(self) -> None:
+        """Every cached table stale (``on_reset(None)``) and every subscription
+        reads the store for the events it missed: messages of a process that
+        died before it published them are never heard."""
         ...
 
     async def close(self) -> None:

@@ -46,6 +46,12 @@ class LocalBus:
         """Every one of ``origins`` (there are no other processes to lose)."""
         return set(origins)
 
+    async def ask(self, game_id: str, moved: int | None = None) -> None:
+        """Nobody else to ask."""
+
+    def resync_all(self) -> None:
+        """Nothing is missed in one process."""
+
     async def publish(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``game_id``."""
         for sub in list(self._subs.get(game_id, ())):

@@ -63,6 +63,7 @@ from .limits import REDIS_DOWN, Limiter, RedisLimiter
 from .slots import RedisSlots
 
 log = logging.getLogger("cardwar.bus")
+trace = logging.getLogger("cardwar.presence")
 
 #: Seconds the listener waits while nothing is subscribed.
 IDLE_POLL = 0.05
@@ -275,7 +276,8 @@ class RedisBus:
     async def _keep_alive(self) -> None:
         while not self._closed:
             await asyncio.sleep(self.liveness_ttl / 3)
-            await self._refresh_alive()
+            if not self._closed:  # never alive again once closing
+                await self._refresh_alive()
 
     async def alive(self, origins: set[str]) -> set[str]:
         """Which of the process ids ``origins`` still keep their liveness key, or
@@ -298,6 +300,17 @@ class RedisBus:
             return set(origins)
         return heard | {o for o, n in zip(ordered, found, strict=True) if n}
 
+    async def ask(self, game_id: str, moved: int | None = None) -> None:
+        """Ask the other processes following ``game_id`` to say again who is
+        connected to them there (a ``hello`` on its channel, queued, saying the
+        seating move ``moved`` made here)."""
+        self._send(game_id, json.dumps({"o": self.origin, "c": "hello", "s": moved}))
+
+    def resync_all(self) -> None:
+        """Every cached table stale and every subscription reads the store for
+        the events it missed (see :class:`~cardwar.bus.Bus`)."""
+        self._resync_all()
+
     async def _poll_while_lost(self) -> None:
         """While the listener is lost, every :data:`POLL_WHILE_LOST` seconds each
         subscription reads the store for the events it missed (played on other
@@ -314,11 +327,16 @@ class RedisBus:
 
     async def _listen(self, game_id: str) -> None:
         if self._keep_alive_task is None and not self._closed:
-            await self._refresh_alive()  # alive before anyone hears of our players
+            # taken at once (before the first await): the first games' sockets
+            # subscribe at the same moment, and each started its own pair of
+            # tasks, of which retire cancelled one (the others set the key again
+            # after close deleted it)
+            trace.debug("bus origin", extra={"origin": self.origin})
             self._keep_alive_task = asyncio.create_task(self._keep_alive(),
                                                         name="redis-bus-alive")
             self._poller = asyncio.create_task(self._poll_while_lost(),
                                                name="redis-bus-poll-while-lost")
+            await self._refresh_alive()  # alive before anyone hears of our players
         async with self._sub_lock:
             if self._pubsub is None:
                 self._pubsub = self._listen_client.pubsub()
@@ -448,10 +466,16 @@ class RedisBus:
             raise RedisConnectionError(f"no answer from Redis for {overdue:.1f} s")
 
     async def _say_again(self) -> None:
-        """Back after a loss: alive again at once (a restarted Redis forgot the key),
-        ask the others who is connected to them (``hello``) and say who is here
-        (``on_back``): presence published meanwhile may be lost."""
-        await self._refresh_alive()
+        """Back after a loss: ask the others who is connected to them (``hello``),
+        say who is here (``on_back``): presence published meanwhile may be lost;
+        then alive again (a restarted Redis forgot the key).
+
+        The hellos and presence are queued first: the liveness key's SET may
+        wait for redis-py's retries on a connection the restart killed (1.8 s
+        in the chaos soak, at a load average of 20), and pages shown a player
+        offline meanwhile wait for these answers, not for the key (the others
+        take a process they hear from for alive)."""
+        trace.debug("back: hello to every game", extra={"games": len(self._subs)})
         for game_id in list(self._subs):
             self._send(game_id, json.dumps({"o": self.origin, "c": "hello"}))
         if self._hooks.on_back is not None:
@@ -459,6 +483,7 @@ class RedisBus:
                 await self._hooks.on_back()
             except Exception:
                 log.exception("saying presence again failed")
+        await self._refresh_alive()
 
     def _resync_all(self) -> None:
         if self._hooks.on_reset is not None:
@@ -485,6 +510,8 @@ class RedisBus:
                 self._hooks.on_reset(game_id)
             for sub in list(self._subs.get(game_id, ())):
                 sub.resync()
+            trace.debug("subscribed", extra={"game": game_id,
+                                             "again": game_id in self._confirmed})
             if game_id in self._confirmed and (self._back is None or self._back.done()):
                 # subscribed again: redis-py connected anew (Redis restarted?)
                 self._back = asyncio.create_task(self._say_again(), name="redis-bus-back")
@@ -499,8 +526,12 @@ class RedisBus:
                 return
             self._heard[origin] = asyncio.get_running_loop().time()
             if payload.get("c") == "hello":
+                moved = payload.get("s")
+                trace.debug("heard hello", extra={"game": game_id, "origin": origin,
+                                                  "moved": moved})
                 if self._hooks.on_hello is not None:
-                    await self._hooks.on_hello(game_id)
+                    await self._hooks.on_hello(game_id,
+                                               moved if isinstance(moved, int) else None)
                 return
             body = payload["m"]
         except (ValueError, KeyError, TypeError):

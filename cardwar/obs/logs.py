@@ -30,7 +30,7 @@ import logging.config
 import re
 import sys
 import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
@@ -175,7 +175,8 @@ class HumanFormatter(logging.Formatter):
         return text
 
 
-def logging_config(level: str | int = "INFO", json_lines: bool | None = None) -> dict[str, Any]:
+def logging_config(level: str | int = "INFO", json_lines: bool | None = None,
+                   debug: Sequence[str] = ()) -> dict[str, Any]:
     """The :func:`logging.config.dictConfig` dict behind :func:`configure_logging`.
 
     Also the right ``log_config=`` for :func:`uvicorn.run`: uvicorn applies it in
@@ -185,6 +186,7 @@ def logging_config(level: str | int = "INFO", json_lines: bool | None = None) ->
         level: the root level, a name (``"INFO"``, ``"debug"``) or a number.
         json_lines: JSON lines when True, readable text when False; ``None``
             chooses JSON unless stderr is a terminal.
+        debug: loggers written at DEBUG level too (e.g. ``cardwar.presence``).
 
     Returns:
         A dictConfig dict (version 1): one stderr handler on the root logger;
@@ -203,6 +205,12 @@ def logging_config(level: str | int = "INFO", json_lines: bool | None = None) ->
     if json_lines is None:
         json_lines = not _isatty(sys.stderr)
     formatter = "json" if json_lines else "human"
+    loggers: dict[str, Any] = {
+        name: {"handlers": [], "propagate": True, "level": level_value}
+        for name in _UVICORN_LOGGERS
+    }
+    for name in debug:
+        loggers[name] = {"handlers": [], "propagate": True, "level": "DEBUG"}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -221,10 +229,7 @@ def logging_config(level: str | int = "INFO", json_lines: bool | None = None) ->
             }
         },
         "root": {"level": level_value, "handlers": ["stderr"]},
-        "loggers": {
-            name: {"handlers": [], "propagate": True, "level": level_value}
-            for name in _UVICORN_LOGGERS
-        },
+        "loggers": loggers,
     }
 
 
@@ -235,7 +240,8 @@ def _isatty(stream: Any) -> bool:
         return False
 
 
-def configure_logging(level: str | int = "INFO", json_lines: bool | None = None) -> None:
+def configure_logging(level: str | int = "INFO", json_lines: bool | None = None,
+                      debug: Sequence[str] = ()) -> None:
     """Send all logging to stderr, as JSON lines or readable text (see module docstring).
 
     Safe to call more than once: the root logger's handlers are replaced, and
@@ -245,11 +251,12 @@ def configure_logging(level: str | int = "INFO", json_lines: bool | None = None)
         level: the root level, a name (``"INFO"``) or a number.
         json_lines: force JSON (True) or text (False); ``None`` = JSON unless
             stderr is a terminal.
+        debug: loggers written at DEBUG level too.
 
     Raises:
         ValueError: ``level`` is not a logging level.
     """
-    logging.config.dictConfig(logging_config(level, json_lines))
+    logging.config.dictConfig(logging_config(level, json_lines, debug))
 
 
 Scope = MutableMapping[str, Any]

@@ -68,17 +68,18 @@ class Cluster:
         """The stored events of ``game_id`` above ``seq`` as bus messages, in order."""
         return [wire(e) for e in await self.store.events_since(game_id, seq)]
 
-    async def refresh(self, game_id: str, previous: Table) -> Table | None:
+    async def refresh(self, game_id: str, previous: Table, *, arm: bool = True) -> Table | None:
         """Bring the stale cached table ``previous`` up to the store (hold the lock).
 
         First by applying the stored events it missed, else by loading the
-        game again and replaying it. Timers are re-armed when the game moved on.
+        game again and replaying it. Timers are re-armed when the game moved
+        on, if ``arm`` (see :meth:`catch_up_table`).
 
         Returns:
             The current table (cached), or None when the game is gone.
         """
         self.cache.mark_fresh(game_id)  # a remote event during the query marks it again
-        if await self.catch_up_table(previous) is not None:
+        if await self.catch_up_table(previous, arm=arm) is not None:
             return previous
         self.cache.mark_fresh(game_id)
         record = await load_record(self.store, game_id)
@@ -90,16 +91,23 @@ class Cluster:
             # the start (and the seating) was missed: number who is here by table seats
             for event in await self.store.events_since(game_id, previous.seq):
                 self.triggers.moved(game_id, wire(event))
-        if table.status == "playing" and (
+        if arm and table.status == "playing" and (
             not self.clocks.count(game_id) or previous.steps != table.steps
             or previous.status != table.status
         ):
             self.clocks.arm_round(table)
         return table
 
-    async def catch_up_table(self, table: Table) -> int | None:
+    async def catch_up_table(self, table: Table, *, arm: bool = True) -> int | None:
         """Apply to the cached ``table`` the stored events it missed (hold the
-        lock); re-arm its timers if it moved on.
+        lock); re-arm its timers if it moved on and ``arm``.
+
+        ``arm`` False: the catch-up of a change this process makes without
+        following the game (a timer of a game it started for a page hashed
+        elsewhere, a request): the events it missed were made, and their
+        timers armed, by another process, which plays the game; this one
+        does not arm them again (it would keep racing it, battle after
+        battle). Its own change arms what it triggers, as any change does.
 
         Returns:
             How many events were applied (0: it was current), or None when one
@@ -112,7 +120,7 @@ class Cluster:
                 return None
             self.triggers.moved(table.id, event)
         if missed:
-            await self.triggers.after(table, missed, here=False)
+            await self.triggers.after(table, missed, here=False, arm=arm)
         return len(missed)
 
     async def on_remote(self, game_id: str, message: Message, origin: str = "") -> None:

@@ -35,6 +35,8 @@ from .events import Gone, Online, Watchers
 from .table import Table
 
 log = logging.getLogger("cardwar.tables")
+#: What presence says and hears, and why (DEBUG: ``CARDWAR_DEBUG_LOGS=cardwar.presence``).
+trace = logging.getLogger("cardwar.presence")
 
 
 class Presence:
@@ -119,7 +121,7 @@ class Presence:
 
     async def _came(self, game_id: str, seat: int) -> None:
         """``seat``'s first connection here: say so; a gone player is back."""
-        await self._publish_presence(game_id, seat, True)
+        await self._publish_presence(game_id, seat, True, "came")
         if self.is_gone(game_id, seat):
             self._gone[game_id].discard(seat)
             if not self._gone[game_id]:
@@ -149,7 +151,7 @@ class Presence:
             del counter[seat]
             if not counter:
                 del self._online[game_id]
-            await self._publish_presence(game_id, seat, False)
+            await self._publish_presence(game_id, seat, False, "left")
             self.arm_gone(game_id, seat)
 
     async def recount(self, game_id: str, key: Hashable, seat: int) -> bool:
@@ -181,7 +183,7 @@ class Presence:
         counter[seat] += 1
         first = counter[seat] == 1
         if left:
-            await self._publish_presence(game_id, counted, False)
+            await self._publish_presence(game_id, counted, False, "recounted")
             self.arm_gone(game_id, counted)
         if first:
             await self._came(game_id, seat)
@@ -265,14 +267,25 @@ class Presence:
         offline for the whole game). So once a move has changed some seat, this
         process says again who is connected to it (:meth:`said_again`), in the
         new seating: after whatever it said before, so every process's last
-        word from it is right."""
+        word from it is right.
+
+        The other way round, a presence another process said after it made the
+        move, heard here before this process made it, is renumbered here as if
+        it were said before (the chaos soak: a player shown offline by the
+        other process's pages from the start of the game). So this process
+        also asks the others (:meth:`Bus.ask`) to say again who is connected
+        to them once it made the move: their answers come after it, in the new
+        seating (or, from a process yet to make the move, followed by what it
+        says again once it made it)."""
         if seq is not None:
             if seq <= self._reseated.get(game_id, 0):
                 return
             self._reseated[game_id] = seq
+        trace.debug("reseat", extra={"game": game_id, "order": order, "seq": seq})
         if self.bus.distributed and any(p != s for s, p in enumerate(order)):
             # not now: the pages here are to see the move (started, left) first
-            task = asyncio.create_task(self._say_again(game_id), name=f"presence-{game_id}")
+            task = asyncio.create_task(self._say_again(game_id, seq),
+                                       name=f"presence-{game_id}")
             self._saying.add(task)
             task.add_done_callback(self._saying.discard)
         where = {p: s for s, p in enumerate(order)}
@@ -317,6 +330,10 @@ class Presence:
         if kind == "presence" and origin:
             seats = self._remote_online.setdefault(game_id, {}).setdefault(origin, set())
             (seats.add if message.get("online") else seats.discard)(int(message["seat"]))
+            if trace.isEnabledFor(logging.DEBUG):
+                trace.debug("heard presence", extra={
+                    "game": game_id, "origin": origin, "seat": message.get("seat"),
+                    "online": message.get("online"), "now": sorted(self.online(game_id))})
         elif kind == "watchers" and origin:
             self._remote_watchers.setdefault(game_id, {})[origin] = int(message.get("count") or 0)
         elif kind == "gone":  # the process that saw the player leave (or come back) says so
@@ -328,11 +345,24 @@ class Presence:
             return False
         return True
 
-    async def hello(self, game_id: str) -> None:
+    async def hello(self, game_id: str, moved: int | None = None) -> None:
         """Another process now follows ``game_id``: tell it who is connected here,
-        how many spectators, and which seats are played for while away."""
+        how many spectators, and which seats are played for while away.
+
+        ``moved``: it asks again after it made the seating move of event
+        ``moved`` (:meth:`reseat`): say the whole truth (the human seats not
+        connected here too: one it counted here by mistake is put right), in the
+        new seating; not before this process made that move itself (its table
+        is behind it): it says it all again once it has."""
+        if moved is not None:
+            table = self._cached(game_id)
+            if table is not None and table.seq < moved:
+                trace.debug("asked before the move", extra={"game": game_id, "moved": moved})
+                return
+            await self._say(game_id, "asked")
+            return
         for seat in sorted(s for s, n in self._online.get(game_id, Counter()).items() if n > 0):
-            await self._publish_presence(game_id, seat, True)
+            await self._publish_presence(game_id, seat, True, "hello")
         if self._watchers.get(game_id, 0) > 0:
             await self._publish_watchers(game_id)
         for seat in sorted(self._gone.get(game_id, ())):
@@ -344,10 +374,11 @@ class Presence:
         lost meanwhile, or another process that took ours for dead, is
         corrected), the spectators here and the gone seats."""
         games = self._online.keys() | self._watchers.keys() | self._remote_online.keys()
+        trace.debug("recovered: saying presence again", extra={"games": len(games)})
         for game_id in sorted(games | self._gone.keys()):
             await self._say(game_id)
 
-    async def _say(self, game_id: str) -> None:
+    async def _say(self, game_id: str, why: str = "say") -> None:
         """Publish, for ``game_id``, which human seats are connected here and which
         not, the spectators here and the gone seats."""
         here = {s for s, n in self._online.get(game_id, Counter()).items() if n > 0}
@@ -355,15 +386,18 @@ class Presence:
         humans = {r.seat for r in table.record.seats if r.kind == "human"} \
             if table is not None else set()
         for seat in sorted(humans | here):
-            await self._publish_presence(game_id, seat, seat in here)
+            await self._publish_presence(game_id, seat, seat in here, why)
         if game_id in self._watchers:
             await self._publish_watchers(game_id)
         for seat in sorted(self._gone.get(game_id, ())):
             await self._publish_gone(game_id, seat, True)
 
-    async def _say_again(self, game_id: str) -> None:
+    async def _say_again(self, game_id: str, moved: int | None) -> None:
+        """After the seating move of event ``moved``: say who is connected here,
+        and ask the others to say it of theirs (see :meth:`reseat`)."""
         try:
             await self._say(game_id)
+            await self.bus.ask(game_id, moved)
         except Exception:
             log.warning("saying presence again after a seating move failed", exc_info=True)
 
@@ -385,7 +419,9 @@ class Presence:
         check and the one before: a liveness key missing once may be a Redis
         that restarted and forgot it. Their seats not connected anywhere else
         go offline (``presence`` published, the gone clock armed) and spectator
-        counts drop.
+        counts drop. Every game followed here reads the store for the events
+        it missed (:meth:`Bus.resync_all`): a killed process may have stored
+        some it never published.
 
         Returns:
             The ids of the processes found dead.
@@ -398,12 +434,20 @@ class Presence:
         missing = origins - await self.bus.alive(origins)
         dead = missing & self._suspects
         self._suspects = missing - dead
+        if dead:
+            # what a dead process stored and had not published yet is never heard
+            # (a join, in a lobby nothing else moves): every game followed here
+            # reads the store for what it missed
+            self.bus.resync_all()
+        if missing:
+            trace.debug("liveness check", extra={"missing": sorted(missing),
+                                                 "dead": sorted(dead)})
         for game_id, per_origin in list(self._remote_online.items()):
             lost: set[int] = set()
             for origin in dead & per_origin.keys():
                 lost |= per_origin.pop(origin)
             for seat in sorted(lost - self.online(game_id)):
-                await self._publish_presence(game_id, seat, False)
+                await self._publish_presence(game_id, seat, False, "dead")
                 self.arm_gone(game_id, seat)
         for game_id, counts in list(self._remote_watchers.items()):
             if dead & counts.keys():
@@ -440,7 +484,11 @@ class Presence:
                 await self._checks
 
     # -- publishing -------------------------------------------------------------------
-    async def _publish_presence(self, game_id: str, seat: int, online: bool) -> None:
+    async def _publish_presence(self, game_id: str, seat: int, online: bool,
+                                why: str = "") -> None:
+        if trace.isEnabledFor(logging.DEBUG):
+            trace.debug("say presence", extra={"game": game_id, "seat": seat, "online": online,
+                                               "why": why, "now": sorted(self.online(game_id))})
         await self.bus.publish(game_id, Online(type="presence", seq=None, seat=seat,
                                                         online=online))
 

@@ -217,6 +217,9 @@ class TableService:
             for attempt in range(1, STALE_RETRIES + 1):
                 table = self.cache.get(game_id)
                 fresh = table is None or not self.cluster.trusted(game_id)
+                # what another process changed arms timers here only if this
+                # one follows the game (Cluster.catch_up_table)
+                arm = self.cluster.following(game_id)
                 if table is None:
                     self.cache.mark_fresh(game_id)
                     record = await load_record(self.store, game_id)
@@ -224,7 +227,7 @@ class TableService:
                         raise TableError(ErrorCode.NO_GAME)
                     table = self.cache.put(Table(record))
                 elif fresh:
-                    table = await self.cluster.refresh(game_id, table)
+                    table = await self.cluster.refresh(game_id, table, arm=arm)
                     if table is None:
                         raise TableError(ErrorCode.NO_GAME)
                 work = table.clone() if distributed else table
@@ -242,7 +245,7 @@ class TableService:
                     refusal = exc
                     # maybe refused by a stale cache: catch up and retry (or reload
                     # and retry); refuse when the cache was current after all
-                    if await self.cluster.catch_up_table(table) == 0:
+                    if await self.cluster.catch_up_table(table, arm=arm) == 0:
                         raise
                     continue
                 except StaleWriteError:
@@ -250,7 +253,7 @@ class TableService:
                     if attempt == STALE_RETRIES:
                         self.cache.drop(game_id)
                         raise
-                    if not distributed or not await self.cluster.catch_up_table(table):
+                    if not distributed or not await self.cluster.catch_up_table(table, arm=arm):
                         self.cache.mark_stale(game_id)  # nothing to catch up with: reload
                     continue
                 except BaseException:

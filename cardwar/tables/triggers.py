@@ -81,12 +81,14 @@ class Triggers:
                                  seq if isinstance(seq, int) else None)
 
     async def after(self, table: Table, events: Sequence[Mapping[str, object]], *,
-                    here: bool, latency: float | None = None) -> None:
+                    here: bool, latency: float | None = None, arm: bool = True) -> None:
         """``events`` were just applied to ``table``: made ``here`` (saved, and
         published as they are counted) or by another process (already applied).
 
         ``latency``: seconds from the request to the result, when someone
-        waited for it (``battle_played``).
+        waited for it (``battle_played``). ``arm`` False (events of another
+        process caught up with by one that does not follow the game,
+        :meth:`Cluster.catch_up_table`): no timer is armed or noted.
         """
         step = table.kind.step
         flips = [cast(Flipped, e) for e in events if e.get("type") == "flipped"]
@@ -105,6 +107,8 @@ class Triggers:
             self._status_changed(table.id, event)
         if here and events:
             await self.open_tables.changed(table, cast(Sequence[Event], events))
+        if not arm:
+            return
         if self.slaps is not None:
             self.slaps.after(table, events, here=here)
         if table.status != "playing":

@@ -122,6 +122,35 @@ async def test_events_cross_processes_in_order_and_survive_a_dropped_subscriptio
 
 
 @pytest.mark.anyio
+async def test_games_subscribed_at_once_keep_one_liveness_key_task(prefix):
+    # the chaos soak's logs: the first sockets of a process subscribe at the same
+    # moment, and each started a keep-alive task and a poller (8 at once); close
+    # cancelled one, and the others set the liveness key again after it was deleted
+    from cardwar.bus.redis import RedisBus
+
+    bus = RedisBus(REDIS_URL, prefix)
+
+    async def follow(game: str, ready: asyncio.Event, done: asyncio.Event) -> None:
+        async with bus.subscribe(game):
+            ready.set()
+            await done.wait()
+
+    done = asyncio.Event()
+    ready = [asyncio.Event() for _ in range(8)]
+    tasks = [asyncio.create_task(follow(f"g{i}", r, done)) for i, r in enumerate(ready)]
+    for r in ready:
+        await asyncio.wait_for(r.wait(), 10)
+    names = [t.get_name() for t in asyncio.all_tasks()]
+    assert names.count("redis-bus-alive") == 1
+    assert names.count("redis-bus-poll-while-lost") == 1
+    done.set()
+    await asyncio.gather(*tasks)
+    await bus.close()
+    assert not [t for t in asyncio.all_tasks() if t.get_name() == "redis-bus-alive"]
+    assert await bus.alive({bus.origin}) == set()  # deleted, and not set again
+
+
+@pytest.mark.anyio
 async def test_only_games_with_subscribers_are_listened_to(prefix):
     from cardwar.bus.redis import RedisBus
 
@@ -226,3 +255,42 @@ async def test_subscribing_after_a_quiet_spell_with_nothing_subscribed_works(pre
     assert not b.lost
     await a.close()
     await b.close()
+
+
+@pytest.mark.anyio
+async def test_back_after_a_loss_presence_is_said_without_waiting_for_the_liveness_key(
+        prefix, monkeypatch):
+    # the chaos soak (6 December, a Redis restart at a load average of 20): the
+    # listener was back 1.8 s before the hellos went out, the SET of the liveness
+    # key waiting for redis-py's retries on a connection the restart killed; pages
+    # shown a player offline waited that long more for the answers
+    from cardwar.bus.redis import RedisBus
+
+    bus = RedisBus(REDIS_URL, prefix)
+    refreshing, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_refresh() -> None:
+        refreshing.set()
+        await release.wait()
+
+    said = asyncio.Event()
+
+    async def on_back() -> None:
+        said.set()
+
+    async def hold() -> None:  # nothing is sent: the outbox is looked at
+        return None
+
+    monkeypatch.setattr(bus, "_refresh_alive", slow_refresh)
+    monkeypatch.setattr(bus, "_send_all", hold)
+    bus.attach(Hooks(on_back=on_back))
+    bus._subs["g1"] = set()
+    back = asyncio.create_task(bus._say_again())
+    await asyncio.wait_for(said.wait(), 5)  # presence said ...
+    assert [c for c, _ in bus._outbox] == [f"{prefix}g:g1"]  # ... and the hello queued
+    assert '"c":"hello"' in bus._outbox[0][1].replace(" ", "")
+    await asyncio.wait_for(refreshing.wait(), 5)  # the key is set again too
+    release.set()
+    await back
+    bus._subs.clear()
+    await bus.close()

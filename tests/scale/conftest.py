@@ -109,10 +109,12 @@ def free_port() -> int:
 
 
 class Server:
-    """One ``python -m cardwar.cli serve`` process on 127.0.0.1."""
+    """One ``python -m cardwar.cli serve`` process on 127.0.0.1 (on ``port``, or a
+    free one: a process started again on its port is a new ``Server``)."""
 
-    def __init__(self, database: str, redis: str, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
+    def __init__(self, database: str, redis: str, env: dict[str, str], log: Path,
+                 port: int | None = None) -> None:
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
         self._out = log.open("wb")

@@ -43,11 +43,22 @@ class Player:
         self.ws: Any = None
         self.log: list[dict] = []
 
-    async def connect(self, base: str | None = None) -> dict:
+    async def connect(self, base: str | None = None, since: bool = False,
+                      request_id: str | None = None) -> dict:
+        """Open the socket (to ``base``, else the last one) and read its ``state``;
+        ``since``: as a page reconnecting, ``?since=`` the last event read, and
+        return at once (the missed events come next, read by :meth:`until`);
+        ``request_id``: the handshake's ``X-Request-ID`` (the servers log it)."""
         self.base = base or self.base
         url = self.base.replace("http://", "ws://") + f"/ws/g/{self.gid}"
-        self.ws = await connect(url, additional_headers={
-            "Origin": self.base, "Cookie": f"cw_{self.gid}={self.secret}"})
+        if since:
+            url += f"?since={self.seq}"
+        headers = {"Origin": self.base, "Cookie": f"cw_{self.gid}={self.secret}"}
+        if request_id is not None:
+            headers["X-Request-ID"] = request_id
+        self.ws = await connect(url, additional_headers=headers)
+        if since:
+            return {}
         while True:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), 10))
             if message["type"] == "state":

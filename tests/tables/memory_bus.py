@@ -74,10 +74,10 @@ class MemoryBus:
         for sub in list(self._subs.get(game_id, ())):
             sub.put(message)
 
-    async def hello(self, game_id: str) -> None:
-        """Another process started following ``game_id``."""
+    async def hello(self, game_id: str, moved: int | None = None) -> None:
+        """Another process started following ``game_id`` (or asks again, ``moved``)."""
         if game_id in self._subs and self.hooks.on_hello is not None:
-            await self.hooks.on_hello(game_id)
+            await self.hooks.on_hello(game_id, moved)
 
     @asynccontextmanager
     async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
@@ -112,6 +112,21 @@ class MemoryBus:
     async def alive(self, origins: set[str]) -> set[str]:
         """The ``origins`` not in :attr:`MemoryHub.dead`."""
         return origins - self.hub.dead
+
+    async def ask(self, game_id: str, moved: int | None = None) -> None:
+        """A ``hello`` to every other process (as RedisBus's, subject to :attr:`MemoryHub.lose`)."""
+        for other in self.hub.buses:
+            if other is not self and not self.hub.lose(self.origin, other.origin,
+                                                       {"type": "hello", "seq": None}):
+                await other.hello(game_id, moved)
+
+    def resync_all(self) -> None:
+        """Every cached table stale, every subscription reads the store (as RedisBus's)."""
+        if self.hooks.on_reset is not None:
+            self.hooks.on_reset(None)
+        for subs in self._subs.values():
+            for sub in subs:
+                sub.resync()
 
     async def close(self) -> None:
         """Drop every subscription."""

@@ -214,7 +214,7 @@ async def test_a_change_refused_at_every_try_is_refused_never_published(tmp_path
         gid = await _game(a)
         tries: list[int] = []
 
-        async def always_behind(_table) -> int:
+        async def always_behind(_table, *, arm: bool = True) -> int:
             return 1  # "caught up with one more event": try again
 
         def refused(_table):
@@ -342,6 +342,96 @@ async def test_presence_said_in_the_lobby_and_heard_after_the_start_is_put_right
         await _close(a, b)
 
 
+async def test_presence_said_after_the_start_and_heard_before_it_is_put_right(tmp_path):
+    # the chaos soak of 6 December (seed long, two episodes 5 s into the run, no
+    # fault): Ann's page on a, Bob's on b; Ann starts on a (seed "war": seating
+    # [1, 0]) and a says "seat 1 online" (Ann) in the table's numbering; b hears it
+    # before it makes the move itself, and its move renumbered it to seat 0: b
+    # counted Bob's seat twice and Ann nowhere, and b's pages showed Ann offline for
+    # the whole game. Once b made the move it asks the others to say again.
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub, testing_seed="war", testing_stacked_deck=False)
+    try:
+        gid = await _lobby_of_two(a)
+        async with a.bus.subscribe(gid), b.bus.subscribe(gid) as page:
+            await a.connect(gid, 0)  # Ann, on a
+            await b.get(gid)
+            await b.connect(gid, 1)  # Bob's page, lobby seat 1
+            assert a.online(gid) == b.online(gid) == {0, 1}
+            held: list[Message] = []
+
+            def hold(origin: str, to: str, m: Message) -> bool:
+                if origin == "a" and m.get("type") == "started":
+                    held.append(m)
+                    return True
+                return False
+
+            hub.lose = hold  # the start is on its way to b (as on Redis) ...
+            await a.start(gid, 0)
+            assert (await a.get(gid)).seating() == [1, 0]  # type: ignore[union-attr]
+            await a.presence.said_again()  # ... while a's word in the new seating is not
+            hub.lose = lambda origin, to, m: False
+            assert held
+            assert held[0]["seating"] == [1, 0]
+            await b.bus.receive(gid, held[0], "a")  # b makes the move now
+            await b.presence.said_again()
+            await a.presence.said_again()
+            assert b.online(gid) == {0, 1}  # Ann (table seat 1) and Bob (table seat 0)
+            assert a.online(gid) == {0, 1}
+            # b's pages were told Ann is connected after the move
+            told = [m for m in [page.queue.get_nowait() for _ in range(page.queue.qsize())]
+                    if m.get("type") == "presence" and m.get("seat") == 1]
+            assert told
+            assert told[-1]["online"] is True
+            await a.disconnect(gid, 1)  # Ann goes: both see it (nobody over-counted)
+            assert a.online(gid) == b.online(gid) == {0}
+    finally:
+        await _close(a, b)
+
+
+async def test_a_dead_process_s_unpublished_event_is_read_from_the_store(tmp_path):
+    # the chaos soak of 6 December (seed long, the stuck game): Bob's join was
+    # stored by b, which was killed before it published it; a, whose page showed
+    # the lobby, never heard of Bob (nothing else moves in a lobby) and its
+    # creator never started. Once a finds b dead, every game it follows reads the
+    # store for what it missed.
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    try:
+        table, _ = await a.create("war", 2, nickname="Ann")
+        gid = table.id
+        async with b.bus.subscribe(gid), a.bus.subscribe(gid) as page:
+            page.start_after(table.seq)  # the page's snapshot; its first read checks the store
+            said, _ = await asyncio.gather(page.next(), a.connect(gid, 0))
+            assert said["type"] == "presence"
+            assert page.queue.empty()
+            await b.connect(gid, None)  # a spectator on b: a knows b
+            assert a.watchers(gid) == 1
+            assert (await a.get(gid)).seq == table.seq  # type: ignore[union-attr]
+            hub.lose = lambda origin, to, m: origin == "b"  # b dies as it publishes
+            await b.join(gid, "Bob")
+            assert (await a.get(gid)).seq == table.seq  # type: ignore[union-attr]  # unheard
+            hub.dead.add("b")
+            assert await a.presence.forget_dead_processes() == set()
+            assert await a.presence.forget_dead_processes() == {"b"}
+            joined = await asyncio.wait_for(_next_stored(page), 5)
+            assert joined["type"] == "joined"
+            assert joined["seq"] == table.seq + 1
+            current = await a.get(gid)
+            assert current is not None
+            assert current.seq == table.seq + 1
+    finally:
+        await _close(a, b)
+
+
+async def _next_stored(sub: Subscription) -> Message:
+    """The next stored event ``sub`` delivers (presence and the like skipped)."""
+    while True:
+        message = await sub.next()
+        if message.get("seq") is not None:
+            return message
+
+
 async def test_a_connection_counted_at_another_seat_is_counted_at_its_own(tmp_path):
     # the chaos soak (after the Redis fixes): a connected player shown offline at
     # their seat by both processes. Bob's socket on b took its seat from the lobby's
@@ -436,3 +526,41 @@ async def test_a_slap_game_followed_by_another_process_is_the_same_game(tmp_path
         assert b.message(followed, 0)["game"] == a.message(mine, 0)["game"]
         assert mine.kind.options()["burn"] == 2  # type: ignore[attr-defined]
     await _close(a, b)
+
+
+async def test_a_process_that_does_not_follow_a_game_arms_nothing_for_what_others_played(
+        tmp_path):
+    """A game against the computer is started by the process that took the form
+    (nginx: least_conn) while its page sits on another (the hash of its id). The
+    first one's timer, firing once the other has played on, catches up with the
+    store and arms nothing more: it would race the follower battle after battle
+    (README, "Several processes: one owner per game"). The follower, and a
+    process that loads the game for a page, arm the timers."""
+    hub = MemoryHub()
+    a, b = await _pair(tmp_path, hub)
+    try:
+        table, _ = await a.create("war", 2, nickname="Carl", computers=(1,))
+        gid = table.id
+        assert await a.start_if_alone(table)
+        armed = a.clocks.armed
+        assert a.clocks.count(gid) == 1  # the computer's flip of battle 1, armed by a
+        async with b.bus.subscribe(gid):
+            played = await b.get(gid)  # the page's process loads it: its timers
+            assert played is not None
+            assert b.clocks.count(gid) == 1
+            computer = next(s.seat for s in played.record.seats if s.kind == "computer")
+            human = 1 - computer
+            for _ in range(3):
+                await b.flip(gid, computer, "computer")
+                await b.flip(gid, human)
+            assert b.clocks.count(gid) == 1  # b armed battle 4's computer flip
+            # a's timer of battle 1 fires (as Clocks._fire calls it): a catches up
+            assert await a.flip(gid, computer, "computer", 1) is False
+            assert a.cache.get(gid).steps == 3  # a caught up with the store...
+            assert a.clocks.armed == armed  # ...and armed nothing for b's battles
+            # a change a makes arms what it triggers, as every change does
+            assert await a.flip(gid, computer, "computer", 4) is True
+            assert await a.flip(gid, human) is True
+            assert a.clocks.armed > armed
+    finally:
+        await _close(a, b)
