@@ -114,8 +114,11 @@ def test_a_peace_stays_on_the_table_at_every_pace(browser, seeded_server, pace, 
         a.wait_for_function("+document.getElementById('table').dataset.battle >= 3",
                             timeout=30_000)
         shown = a.evaluate(NEXT_AFTER_PEACE)
+        # the server counts its wait from the peace it stored; the page counts from
+        # when it drew battle 2, which it may do later (battle 1's pot slides off
+        # first, and a loaded machine delays the frame): up to half a second is that lag
         server_wait = DELAY * PACE_DELAY[pace] + PEACE_SHOW * PACE_PEACE[pace]
-        assert shown >= max(PAGE_HOLD, server_wait) - 0.1, (pace, shown)
+        assert shown >= max(PAGE_HOLD - 0.1, server_wait - 0.5), (pace, shown)
     finally:
         ctx.close()
 
