@@ -14,6 +14,13 @@ PORT ?= 8000
 
 PIP := $(BIN)/python -m pip install -q --require-hashes
 
+# Python writes its bytecode caches (__pycache__) even where the environment says
+# not to: the tests start hundreds of Python processes (xdist workers, `cardwar
+# serve`, the CLI, the guide's installs), and each compiled every module it
+# imports from source again (4.3 s of CPU to import the web app from source,
+# 1.6 s from its caches; the non-browser tests took 443 s instead of 373 s).
+unexport PYTHONDONTWRITEBYTECODE
+
 # What the site needs (requirements.lock, every file checked against its hash),
 # and cardwar itself, editable: its build compiles the catalogs in place (setup.py).
 $(STAMP): requirements.lock pyproject.toml setup.py
@@ -129,14 +136,18 @@ ci: install-dev axe
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it); the tests but the browser's on
-# two xdist workers (pytest-main; or pytest-light and pytest-heavy); the
-# browser tests in a run of their own (Playwright's event loop and asyncio
-# tests do not mix in one process), on workers of their own.
+# four xdist workers that steal work from each other (pytest-main; or
+# pytest-light and pytest-heavy): they use about one core in all, most of
+# their time is spent waiting on the services and processes they start, so
+# four workers fill those waits (measured on a quiet machine, 7 December:
+# 260 s against 373 s on two workers that did not steal); the browser tests
+# in a run of their own (Playwright's event loop and asyncio tests do not mix
+# in one process), on workers of their own: they are CPU-bound in Chromium
+# (904 CPU-s in 490 s on two workers; four took as long, and two tests failed).
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
 # leaves empty is no failure); PYTEST_OPTS adds options (make ci: the slowest
-# tests' durations). BROWSER_WORKERS=4 is worth measuring on a quiet machine
-# (six, at once with the others, put the load at 30 and failed pace tests).
-PYTEST_WORKERS ?= 2
+# tests' durations).
+PYTEST_WORKERS ?= 4
 HEAVY_WORKERS ?= 3
 BROWSER_WORKERS ?= 2
 PYTEST_OPTS ?=
@@ -148,7 +159,7 @@ numba-cache: $(INSTALLED)
 		from cardwar.engine.battles.simulate import play_games; play_games(PEACE, 2, 1)"
 
 pytest-main: $(INSTALLED) numba-cache
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_OPTS) -m "not browser" \
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal $(PYTEST_OPTS) -m "not browser" \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 # The same tests in two runs: those that neither start services nor judge by
