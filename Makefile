@@ -142,14 +142,17 @@ ci: install-dev axe
 # four workers fill those waits (measured on a quiet machine, 7 December:
 # 260 s against 373 s on two workers that did not steal); the browser tests
 # in a run of their own (Playwright's event loop and asyncio tests do not mix
-# in one process), on workers of their own: they are CPU-bound in Chromium
-# (904 CPU-s in 490 s on two workers; four took as long, and two tests failed).
+# in one process), on workers of their own: they are CPU-bound in Chromium.
+# Debian's headless shell (chromium-headless-shell, which tests/browser/conftest.py
+# prefers) takes half the browser's CPU: 371 CPU-s in 246 s on two workers
+# against about 900 in 490 s; three workers 395 CPU-s in 212 s, four 224 s
+# (7 December, a quiet machine).
 # PYTEST_ARGS picks tests, e.g. make pytest PYTEST_ARGS="tests/web -x" (a run it
 # leaves empty is no failure); PYTEST_OPTS adds options (make ci: the slowest
 # tests' durations).
 PYTEST_WORKERS ?= 4
 HEAVY_WORKERS ?= 3
-BROWSER_WORKERS ?= 2
+BROWSER_WORKERS ?= 3
 PYTEST_OPTS ?=
 pytest: pytest-main
 	$(MAKE) --no-print-directory INSTALLED= pytest-browser

@@ -332,3 +332,21 @@ it("withFigures: the record's slaps get their figures, the slower ones come back
     "Bob slapped the double first: 300\u00a0ms against Ann (380\u00a0ms). Bob takes the pile: 2 cards.");
   assert.deepEqual(withFigures(log, []), log);  // an old record: no figures, nothing added
 });
+
+it("describeMove: a reaction below zero (the latency over-estimated) reads 0 ms", () => {
+  /** @type {SlapEvent[]} */
+  const log = [
+    { event: "card", number: 2, seat: 1, card: "2D", paid_for: null, pattern: "double", owed: 0, owed_for: null, to_move: 0 },
+    { event: "slap", seat: 1, pile: 2, verdict: "valid", pattern: "double" },
+    { event: "taken", seat: 1, cards: ["2C", "2D"], why: "slap", trick: null },
+  ];
+  const judged = [
+    { seat: 1, pile: 2, at: 2, verdict: "valid", sent: 10, arrived: 17, latency: 5, reaction: -3, computer: false },
+    { seat: 0, pile: 2, at: 2, verdict: "too_late", sent: 12, arrived: 19, latency: 4, reaction: -1, computer: false },
+  ];
+  const steps = replaySteps(withFigures(log, judged), [2, 2]);
+  const seats = snapshot().seats;
+  const name = (/** @type {number} */ seat) => w.seatName(seats, seat);
+  assert.equal(describeMove(w, { events: steps[1].events }, null, name).line,
+    "Bob slapped the double first: 0\u00a0ms against Ann (0\u00a0ms). Bob takes the pile: 2 cards.");
+});

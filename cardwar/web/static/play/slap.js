@@ -218,9 +218,12 @@ export function describeMove(w, m, you, name) {
 function slapText(w, e, i, events, valid, slaps, timing, you, name) {
   const S = w.S;
   const mine = you !== null && e.seat === you;
+  // A reaction may come out below zero (RULES.md 11.6: the latency is an
+  // estimate, and a slap can beat it by a few ms); the record keeps the figure,
+  // a player reads 0 ms rather than "-3 ms".
   const ms = (/** @type {SlapEvent} */ x) => {
     const t = timing.get(x);
-    return t ? w.num(t.reaction) : null;
+    return t ? w.num(Math.max(0, t.reaction)) : null;
   };
   if (e.verdict === "valid") {
     const pattern = S.slap_pattern[e.pattern || ""] || "";
