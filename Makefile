@@ -129,10 +129,11 @@ test: install-dev axe
 	$(CHECKS) pytest-browser
 
 # What .ci/run runs: make test, with the web tests on the lowest versions
-# beside the browser tests.
+# beside the non-browser tests (those wait on their services much of the
+# time; the browser tests keep both cores busy).
 ci: install-dev axe
-	$(CHECKS) PYTEST_OPTS=--durations=25 lint typecheck jstypecheck jstest pytest-main
-	$(CHECKS) PYTEST_OPTS=--durations=25 pytest-browser test-lowest
+	$(CHECKS) PYTEST_OPTS=--durations=25 lint typecheck jstypecheck jstest pytest-main test-lowest
+	$(CHECKS) PYTEST_OPTS=--durations=25 pytest-browser
 
 # numba's core compiled into its cache once (else each worker and each
 # `cardwar simulate` of the tests compiles it); the tests but the browser's on

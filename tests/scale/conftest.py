@@ -10,6 +10,7 @@ prefix, so runs never see each other.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import secrets
 import socket
@@ -29,6 +30,25 @@ PG_URL = os.environ.get("CARDWAR_TEST_POSTGRES",
 REDIS_URL = os.environ.get("CARDWAR_TEST_REDIS", "redis://127.0.0.1:6379/0")
 REQUIRED = os.environ.get("CARDWAR_REQUIRE_SERVICES") == "1"
 ROOT = Path(__file__).resolve().parents[2]
+
+# bench/proxy.py: the shipped nginx config on a loopback port (as
+# ``bench/load.py --processes 2`` runs it)
+_spec = importlib.util.spec_from_file_location("cardwar_bench_proxy", ROOT / "bench" / "proxy.py")
+assert _spec is not None
+assert _spec.loader is not None
+proxy = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(proxy)
+
+
+def require_nginx() -> None:
+    """Skip the test when nginx is not installed (FAIL under
+    ``CARDWAR_REQUIRE_SERVICES=1``: CI installs it, .ci/run)."""
+    try:
+        proxy.nginx_binary()
+    except SystemExit as exc:
+        if REQUIRED:
+            pytest.fail(str(exc))
+        pytest.skip(str(exc))
 
 
 def _check() -> str | None:
