@@ -177,7 +177,7 @@ pytest-heavy: $(INSTALLED) numba-cache
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 pytest-browser: $(INSTALLED)
-	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) $(PYTEST_OPTS) -m browser \
+	$(BIN)/python -m pytest -n $(BROWSER_WORKERS) --dist worksteal $(PYTEST_OPTS) -m browser \
 		$(PYTEST_ARGS) || test $$? = 5 -a -n "$(PYTEST_ARGS)"
 
 # The web tests on the lowest versions pyproject.toml allows for the site and

@@ -341,7 +341,6 @@ def _serve(args: argparse.Namespace) -> None:
 
     from . import ops
     from .obs.logs import configure_logging, logging_config
-    from .web.app import create_app
 
     _check_bind(args.host, args.port)
     # The stacked test deck is for tests only: `serve` never enables it.
@@ -349,7 +348,11 @@ def _serve(args: argparse.Namespace) -> None:
                                   testing_seed=None)
     ops.check_services(settings.database, settings.redis)
     ops.check_catalogs()
+    # the web app (FastAPI and every page's module) only once the settings,
+    # the port and the services are known to be usable: a bad one is refused
+    # in one line without that import (about a second of CPU)
     from .settings import names
+    from .web.app import create_app
 
     debug = names(settings.debug_logs)
     configure_logging("INFO", debug=debug)
