@@ -26,6 +26,8 @@ def add_ops_parsers(sub: Any, serve: argparse.ArgumentParser) -> None:
                                          "directories (exit 1 on any problem)")
     check.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")
     check.add_argument("--redis", default=None, help="Redis URL, for several processes")
+    check.add_argument("--allowed-hosts", default=None, dest="allowed_hosts",
+                       help="host names the site answers to, comma-separated (as serve)")
     for command in (serve, migrate, check):
         command.add_argument("--env-file", default=None, dest="env_file",
                              help="read CARDWAR_* settings from this file too "

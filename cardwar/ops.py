@@ -320,7 +320,9 @@ def run_checks(env_file: str | None = None, **overrides: Any) -> list[Finding]:
                                                       "usable"))
         return findings
     redis = hide_password(settings.redis) if settings.redis else "none (one process)"
-    findings.append(Finding("settings", True, f"database {shown}, Redis {redis}"))
+    hosts = ", ".join(settings.hosts())
+    findings.append(Finding("settings", True,
+                            f"database {shown}, Redis {redis}, allowed hosts {hosts}"))
     add("database", lambda: check_database(settings.database, schema=True))
     if settings.redis:
         redis_url = settings.redis

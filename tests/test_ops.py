@@ -102,6 +102,23 @@ def test_check_names_every_problem_and_exits_1(capsys, db, locales, tmp_path,
     assert not (tmp_path / "var" / "cardwar.db").exists()  # check never creates the database
 
 
+def test_check_takes_the_allowed_hosts_as_serve_does(capsys, db, locales) -> None:
+    cli(capsys, "migrate", "--database", db)
+    status, out, _ = cli(capsys, "check", "--database", db,
+                         "--allowed-hosts", "cards.example.org,*.cards.example.org")
+    assert status == 0
+    settings = out.splitlines()[0]
+    assert settings.startswith("settings     ok")
+    assert settings.endswith("allowed hosts localhost, 127.0.0.1, ::1, [::1], "
+                             "cards.example.org, *.cards.example.org"), settings
+    status, out, _ = cli(capsys, "check", "--database", db,
+                         "--allowed-hosts", "cards.example.org:8443")
+    assert status == 1
+    assert out.splitlines()[0].startswith(
+        "settings     FAILED  bad setting CARDWAR_ALLOWED_HOSTS: ")
+    assert "'cards.example.org:8443' has a port" in out.splitlines()[0]
+
+
 def test_check_of_bad_settings_says_which(capsys, monkeypatch) -> None:
     monkeypatch.setenv("CARDWAR_FLIP_TIMEOUT", "soon")
     status, out, _ = cli(capsys, "check")
