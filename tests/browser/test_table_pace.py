@@ -167,8 +167,12 @@ def test_a_game_that_ends_on_a_peace_shows_it_before_the_result(
         assert a.locator(".tseat[data-seat='0'] .tplay__peace .pcard--shown").count() == 5
         assert a.locator(".tseat[data-seat='1'] .tplay__peace .pcard--shown").count() == 4
         # as long as any peace at that pace (slow: longer)
+        # (the observer writes battle 3 down when the page's task that drew it
+        # ends, after the hold began: on a loaded machine CI saw 2.08 s of a
+        # 2.2 s hold, so 0.3 s is allowed; the slow pace's 3.0 s still tells
+        # itself from the page's own 2.2 s)
         shown = a.evaluate("(window.endAt - window.shownAt['3']) / 1000")
-        assert shown >= max(PAGE_HOLD, PEACE_SHOW * PACE_PEACE[pace]) - 0.1, shown
+        assert shown >= max(PAGE_HOLD, PEACE_SHOW * PACE_PEACE[pace]) - 0.3, shown
     finally:
         ctx.close()
 
