@@ -116,11 +116,16 @@ def test_beggar_has_no_war_reaction(locale):
     assert client_strings("en", "beggar")["reactions"]["tie"]["text"] == "Pay up!"
 
 
-def test_the_home_page_names_all_three_games(client):
+def test_the_home_page_names_all_five_games(client):
     html = client.get("/en/").text
-    assert "Peace, War and Beggar-my-neighbour are card games" in html
-    assert "Beggar-my-neighbour for two" in html
-    assert "Pick Peace or War" not in html
+    title = html.split("<title>")[1].split("</title>")[0]
+    for game in ("Peace", "War", "Beggar-my-neighbour", "Egyptian Ratscrew", "Slapjack"):
+        assert game in title
+    assert "Peace, War and Beggar-my-neighbour are card games of pure luck" in html
+    assert "Egyptian Ratscrew and Slapjack games of speed" in html
+    assert "Beggar-my-neighbour is for two players, the others for 2 to 4" in html
+    assert "Pick a game and, except for Beggar-my-neighbour, the number of players." in html
+    assert "Pick Peace" not in html
 
 
 def test_the_italian_histogram_counts_partite(client):
