@@ -90,7 +90,8 @@ class Run:
             "CARDWAR_REDIS_PREFIX": "chaos:", "PYTHONUNBUFFERED": "1",
             "CARDWAR_HEARTBEAT": str(args.heartbeat), "CARDWAR_PRESENCE_TTL": "9",
             "CARDWAR_GONE_AFTER": "10", "CARDWAR_FLIP_TIMEOUT": "10",
-            "CARDWAR_COMPUTER_DELAY": str(args.computer_delay), "CARDWAR_PEACE_SHOW": "0.5",
+            "CARDWAR_COMPUTER_DELAY": str(args.computer_delay),
+            "CARDWAR_PEACE_SHOW": str(args.peace_show),
             # every person here is 127.0.0.1: lift the per-address limits
             "CARDWAR_CREATES_PER_MINUTE": "100000", "CARDWAR_JOINS_PER_MINUTE": "100000",
             "CARDWAR_REMATCHES_PER_MINUTE": "100000", "CARDWAR_SOCKETS_PER_ADDRESS": "100000",
@@ -286,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--computer-delay", type=float, default=0.25,
                         help="CARDWAR_COMPUTER_DELAY of the apps: the pace of the auto"
                         " flips that finish the games (0.25 s)")
+    parser.add_argument("--peace-show", type=float, default=0.5,
+                        help="CARDWAR_PEACE_SHOW of the apps: how long an automatic flip"
+                        " waits after a peace (0.5 s; 0 drains the games sooner)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     parser.add_argument("--keep", action="store_true", help="keep the logs folder")
     parser.add_argument("--logs", type=Path, default=None,

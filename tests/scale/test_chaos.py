@@ -29,7 +29,8 @@ def test_a_short_chaos_soak_loses_nothing_and_strands_nobody(tmp_path):
     figures = tmp_path / "chaos.json"
     run = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "chaos.py"), "--games", "4", "--seconds", "30",
-         "--each", "1", "--seed", "ci", "--computer-delay", "0.05", "--drain", "180",
+         "--each", "1", "--seed", "ci", "--computer-delay", "0.05", "--peace-show", "0",
+         "--drain", "180",
          "--json", str(figures)],
         capture_output=True, text=True, timeout=400, cwd=ROOT, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
