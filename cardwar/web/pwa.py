@@ -77,7 +77,7 @@ def _manifest(locale: str) -> dict[str, object]:
             "id": "/",
             "name": _("cardwar: Peace and War"),
             "short_name": "cardwar",
-            "description": _("Play Peace, War and Beggar-my-neighbour, the card games, "
+            "description": _("Play Peace, War, Beggar-my-neighbour, Egyptian Ratscrew and Slapjack "
                              "online with friends through a shared link. No registration."),
             "lang": locale,
             "dir": "ltr",
