@@ -18,6 +18,11 @@ do) and then ``--seconds`` measured seconds. It reports:
   left in the lobby, ``--per-table`` each, answering the heartbeats),
 * server memory per connection: (RSS with everyone connected - RSS before)
   / connections, summed over the server processes.
+* per flip, what the CPU goes to: PostgreSQL commits (``pg_commits_per_flip``,
+  the database's ``xact_commit``), Redis ``PUBLISH`` commands
+  (``redis_publishes_per_flip``), and the server processes' main threads'
+  waits (voluntary context switches: the event loop slept) and preemptions
+  (involuntary ones: another process took the core).
 
 In the same run, after cardwar, the same load is played against the floor
 (``bench/floor.py``: a bare Starlette WebSocket endpoint under the same uvicorn
@@ -97,6 +102,53 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def switches(pid: int) -> tuple[int, int]:
+    """(voluntary, involuntary) context switches of process ``pid``'s main
+    thread so far: a voluntary one is a wait (the event loop found nothing to
+    do and slept), an involuntary one a preemption (another process took the core)."""
+    counts = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+            counts[line.split(":")[0]] = int(line.split()[1])
+    return counts["voluntary_ctxt_switches"], counts["nonvoluntary_ctxt_switches"]
+
+
+def pg_commits() -> int | None:
+    """Transactions committed so far in the benchmark's PostgreSQL database
+    (``pg_stat_database.xact_commit``; every connection's, the benchmark's
+    own few included); None when it cannot be read."""
+    import asyncpg
+
+    async def read() -> int:
+        conn = await asyncpg.connect(PG_URL.replace("+asyncpg", ""))
+        try:
+            return int(await conn.fetchval(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"))
+        finally:
+            await conn.close()
+
+    try:
+        return asyncio.run(read())
+    except Exception:  # noqa: BLE001 - a figure of the report, not the benchmark
+        return None
+
+
+def redis_publishes() -> int | None:
+    """``PUBLISH`` commands Redis has run so far (``INFO commandstats``; every
+    client's); None when it cannot be read."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        try:
+            stats = client.info("commandstats")
+        finally:
+            client.close()
+    except Exception:  # noqa: BLE001 - a figure of the report, not the benchmark
+        return None
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
 def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                   logdir: Path, profile: bool = False, floor: bool = False,
                   ) -> list[tuple[subprocess.Popen[bytes], str]]:
@@ -107,6 +159,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
     ``floor``: ``bench/floor.py`` instead of cardwar (``redis`` unused).
     """
     import httpx2 as httpx
+    from proxy import die_with_parent
 
     servers = []
     for i in range(n):
@@ -122,7 +175,7 @@ def start_servers(n: int, database: str, redis: str | None, env: dict[str, str],
                 cmd += ["--redis", redis]
         log = (logdir / f"{'floor' if floor else 'server'}{i}.log").open("wb")
         proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=log,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         servers.append((proc, f"http://127.0.0.1:{port}"))
     for proc, base in servers:
         deadline = time.monotonic() + 120  # a loaded machine starts slowly
@@ -528,10 +581,16 @@ class _Run:
         proxies = group_pids(nginx) if nginx is not None else []
         load0 = os.getloadavg()
         cpu0 = [cpu_seconds(p.pid) for p, _ in servers]
+        sw0 = [switches(p.pid) for p, _ in servers]
+        tx0 = pg_commits() if args.postgres else None
+        pub0 = redis_publishes() if args.postgres and not self.floor else None
         pcpu0 = [cpu_seconds(pid) for pid in proxies]
         wcpu0 = [cpu_seconds(w.pid) for w in workers]
         time.sleep(seconds)
         cpu1 = [cpu_seconds(p.pid) for p, _ in servers]
+        sw1 = [switches(p.pid) for p, _ in servers]
+        tx1 = pg_commits() if args.postgres else None
+        pub1 = redis_publishes() if args.postgres and not self.floor else None
         pcpu1 = [cpu_seconds(pid) for pid in proxies]
         if args.profile and not self.floor:
             for p, _ in servers:
@@ -575,6 +634,14 @@ class _Run:
             "server_cpu_percent": [round(100 * (b - a) / seconds)
                                    for a, b in zip(cpu0, cpu1, strict=True)],
             "server_cpu_ms_per_flip": per_flip(cpu0, cpu1),
+            **({"pg_commits_per_flip": round((tx1 - tx0) / max(1, flips), 3)}
+               if tx0 is not None and tx1 is not None else {}),
+            **({"redis_publishes_per_flip": round((pub1 - pub0) / max(1, flips), 3)}
+               if pub0 is not None and pub1 is not None else {}),
+            "server_waits_per_flip": round(sum(b[0] - a[0] for a, b in zip(sw0, sw1, strict=True))
+                                           / max(1, flips), 2),
+            "server_preemptions_per_flip": round(sum(b[1] - a[1] for a, b in zip(
+                sw0, sw1, strict=True)) / max(1, flips), 2),
             **({"nginx_cpu_ms_per_flip": per_flip(pcpu0, pcpu1)} if proxies else {}),
             "client_cpu_percent": [round(100 * (b - a) / seconds)
                                    for a, b in zip(wcpu0, wcpu1, strict=True)],
@@ -632,6 +699,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="profile the servers' CPU time during the measured seconds "
                          "(slower; .prof files in the log folder)")
     args = ap.parse_args(argv)
+    # SIGTERM (timeout, kill): stop nginx and the servers on the way out (finally)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args.per_table = max(1, min(args.per_table, 1000))
     if args.processes > 1 and not args.postgres:
         ap.error("several processes need --postgres (and Redis)")

@@ -24,6 +24,17 @@ NGINX = ROOT / "deploy" / "nginx"
 _SERVERS = re.compile(r"^(\s*)server 127\.0\.0\.1:\d+ (max_fails=.*)$", re.M)
 
 
+def die_with_parent() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)``: the child gets SIGTERM when the
+    benchmark that started it dies, even by SIGKILL (Linux ``PR_SET_PDEATHSIG``),
+    so no server or nginx of a killed benchmark keeps running and skews the next
+    run's figures. Does nothing where ``prctl`` is missing."""
+    import ctypes
+
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+
+
 def nginx_binary() -> str:
     """The nginx executable; SystemExit with one line when there is none."""
     found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
@@ -84,7 +95,8 @@ def start(tmp: Path, port: int, backends: list[int]) -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(
             [nginx_binary(), "-p", f"{tmp}/", "-e", f"{tmp}/logs/error.log", "-c", str(conf),
              "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+            preexec_fn=die_with_parent)
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:

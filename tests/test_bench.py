@@ -63,6 +63,10 @@ def test_two_processes_run_behind_nginx_beside_one():
     assert report["nginx_cpu_ms_per_flip"] >= 0
     assert len(report["server_cpu_percent"]) == 2
     assert set(report["vs_one_process"]) == {"server_cpu_ms_per_flip", "p99"}
+    # what a flip's CPU goes to (Redis is shared with other tests: no figure asserted)
+    for run in (report, report["one_process"]):
+        assert {"pg_commits_per_flip", "redis_publishes_per_flip", "server_waits_per_flip",
+                "server_preemptions_per_flip"} <= set(run)
     assert len(lines) == 3  # the header and a line per run
 
 

@@ -31,6 +31,26 @@ backoff, before anything queued after it; the outbox holds at most
 :data:`OUTBOX_CAP` messages (then the oldest go, and presence is said again
 once Redis takes messages again).
 
+A game's stored events are published only while another process listens.
+With nginx's hash (one owner per game) nobody else follows most games, and
+each event would only come back to its own publisher as an echo to drop:
+about a tenth of a flip's CPU and one more wake-up of the process (issue 23).
+Each ``PUBLISH`` answers how many listeners it reached; when one of a game's
+events reached only this process (its own subscription, confirmed), the game
+is *alone* here and its next stored events are not sent. The first message
+heard from another process on the game's channel (its ``hello`` as it starts
+to follow, or an event it wrote) ends that: the last stored event not sent
+goes out again at once, so a newcomer that read the game from the store
+before it fills the gap from the store (:class:`~cardwar.bus.Subscription`),
+and every later event is published. A newcomer's subscription confirmation
+also resyncs it from the store (below), so whatever it missed before its
+``hello`` was heard is read there. The idle clock said at each battle
+(:data:`HELD_BACK`) is held back too, and not sent again: a page that comes
+later never had the clock of the battle in play either. Presence and the
+other messages without a ``seq`` are always published (they are rare); a
+lost listener or a new subscription confirmation forgets which games were
+alone.
+
 Payload on the wire: ``{"o": <process id>, "m": <message>}`` as JSON, or
 ``{"o": <process id>, "c": "hello"}``.
 """
@@ -67,6 +87,11 @@ trace = logging.getLogger("cardwar.presence")
 
 #: Seconds the listener waits while nothing is subscribed.
 IDLE_POLL = 0.05
+
+#: Types of messages without a ``seq`` held back, as stored events are, while no
+#: other process listens to the game (see the module docstring): the idle
+#: clock, said at every battle, which a page that comes later never had either.
+HELD_BACK = frozenset({"idle"})
 
 #: Most messages sent in one pipeline.
 SEND_BATCH = 500
@@ -152,7 +177,18 @@ class RedisBus:
         self._hooks = Hooks()
         self._closed = False
         self.reconnects = 0
-        self._outbox: list[tuple[str, str]] = []
+        #: (channel, payload, game id when it may be held back (a stored event or
+        #: the idle clock), that game's ``_voices`` when it was queued)
+        self._outbox: list[tuple[str, str, str | None, int]] = []
+        #: per game followed here: messages heard from other processes on its channel
+        self._voices: dict[str, int] = {}
+        #: games whose last published event reached only this process (not published)
+        self._alone: set[str] = set()
+        #: messages Redis took so far (the benchmarks and tests read it)
+        self.sent = 0
+        #: per game alone here: its last stored event not published (sent when
+        #: another process is heard on its channel)
+        self._unsent: dict[str, Message] = {}
         self._publish_failing = False
         #: True once messages were dropped from a full outbox (presence to say again)
         self._overflowed = False
@@ -176,6 +212,11 @@ class RedisBus:
         """The Redis channel of ``game_id``."""
         return f"{self.prefix}g:{game_id}"
 
+    def publishing(self, game_id: str) -> bool:
+        """False while ``game_id``'s stored events are not sent to Redis because no
+        other process listens to its channel (see the module docstring)."""
+        return not (game_id in self._alone and self.following(game_id))
+
     def following(self, game_id: str) -> bool:
         """True while this process has a subscriber for ``game_id`` and its
         listener is connected: while Redis is unreachable, events of the other
@@ -192,11 +233,23 @@ class RedisBus:
         """
         for sub in list(self._subs.get(game_id, ())):
             sub.put(message)
-        self._send(game_id, json.dumps({"o": self.origin, "m": message}, separators=(",", ":")))
+        stored = message.get("seq") is not None
+        held = stored or message.get("type") in HELD_BACK
+        if held and not self.publishing(game_id):  # nobody else listens (module docstring)
+            if stored:
+                self._unsent[game_id] = message
+            return
+        if stored:
+            self._unsent.pop(game_id, None)
+        self._send(game_id, json.dumps({"o": self.origin, "m": message}, separators=(",", ":")),
+                   game_id if held else None)
 
-    def _send(self, game_id: str, payload: str) -> None:
-        """Queue ``payload`` for ``game_id``'s channel (see the module docstring)."""
-        self._outbox.append((self.channel(game_id), payload))
+    def _send(self, game_id: str, payload: str, counted: str | None = None) -> None:
+        """Queue ``payload`` for ``game_id``'s channel (see the module docstring);
+        ``counted``: the game id when the number of listeners it reaches may
+        make the game alone here."""
+        self._outbox.append((self.channel(game_id), payload, counted,
+                             self._voices.get(game_id, 0)))
         if len(self._outbox) > OUTBOX_CAP:
             del self._outbox[:len(self._outbox) - OUTBOX_CAP]
             if not self._overflowed:
@@ -214,9 +267,9 @@ class RedisBus:
             batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for channel, payload in batch:
+                    for channel, payload, *_ in batch:
                         pipe.publish(channel, payload)
-                    await pipe.execute()
+                    reached = await pipe.execute()
             except Exception as exc:  # noqa: BLE001 - Redis away or refusing: later
                 if not self._publish_failing:  # once per outage
                     log.warning("redis publish failed", extra={"messages": len(batch),
@@ -232,6 +285,8 @@ class RedisBus:
                 await asyncio.sleep(self._backoff.compute(failures))
                 continue
             failures = 0
+            self.sent += len(batch)
+            self._count_listeners(batch, reached)
             if self._publish_failing:
                 log.info("redis publish back")
                 self._publish_failing = False
@@ -240,6 +295,29 @@ class RedisBus:
                 if self._back is None or self._back.done():
                     self._back = asyncio.create_task(self._say_again(),
                                                      name="redis-bus-back")
+
+    def _count_listeners(self, batch: list[tuple[str, str, str | None, int]],
+                         reached: list[Any]) -> None:
+        """Mark alone the games of ``batch`` whose stored event (or idle clock)
+        reached only this process's confirmed subscription (``reached``: each
+        ``PUBLISH``'s answer), unless another process was heard on the game's
+        channel since it was queued (its ``hello`` may have overtaken the answer)."""
+        for (_, _, game_id, voices), listeners in zip(batch, reached, strict=True):
+            if game_id is None:
+                continue
+            if (listeners == 1 and voices == self._voices.get(game_id, 0)
+                    and game_id in self._confirmed and self.following(game_id)):
+                self._alone.add(game_id)
+            else:
+                self._alone.discard(game_id)
+
+    def _not_alone(self, game_id: str) -> None:
+        """Another process was heard on ``game_id``'s channel: publish its events
+        again, starting with the last one not sent (see the module docstring)."""
+        self._alone.discard(game_id)
+        last = self._unsent.pop(game_id, None)
+        if last is not None:
+            self._send(game_id, json.dumps({"o": self.origin, "m": last}, separators=(",", ":")))
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager
@@ -252,6 +330,9 @@ class RedisBus:
             yield sub
         finally:
             if drop_subscription(self._subs, sub):
+                self._alone.discard(game_id)
+                self._unsent.pop(game_id, None)
+                self._voices.pop(game_id, None)
                 if self._hooks.on_unfollow is not None:
                     self._hooks.on_unfollow(game_id)
                 if not self._closed:
@@ -432,6 +513,8 @@ class RedisBus:
                 if not self.lost:  # once per outage, not once per attempt
                     log.warning("redis listener lost", extra={"error": repr(exc)})
                     self.lost = True
+                    for game in self._alone | set(self._unsent):
+                        self._not_alone(game)  # others' hellos may be missed meanwhile
                     self.reconnects += 1
                     if self._hooks.on_reset is not None:
                         self._hooks.on_reset(None)
@@ -508,6 +591,7 @@ class RedisBus:
                 return
             if self._hooks.on_reset is not None:
                 self._hooks.on_reset(game_id)
+            self._not_alone(game_id)  # others' hellos may have been missed
             for sub in list(self._subs.get(game_id, ())):
                 sub.resync()
             trace.debug("subscribed", extra={"game": game_id,
@@ -525,6 +609,10 @@ class RedisBus:
             if origin == self.origin:
                 return
             self._heard[origin] = asyncio.get_running_loop().time()
+            if game_id in self._subs:
+                self._voices[game_id] = self._voices.get(game_id, 0) + 1
+            if game_id in self._alone or game_id in self._unsent:
+                self._not_alone(game_id)
             if payload.get("c") == "hello":
                 moved = payload.get("s")
                 trace.debug("heard hello", extra={"game": game_id, "origin": origin,

@@ -7,6 +7,7 @@ when ``CARDWAR_REQUIRE_SERVICES=1`` (CI). Each run uses its own channel prefix.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import secrets
@@ -298,10 +299,97 @@ async def test_back_after_a_loss_presence_is_said_without_waiting_for_the_livene
     bus._subs["g1"] = set()
     back = asyncio.create_task(bus._say_again())
     await asyncio.wait_for(said.wait(), 5)  # presence said ...
-    assert [c for c, _ in bus._outbox] == [f"{prefix}g:g1"]  # ... and the hello queued
+    assert [c for c, *_ in bus._outbox] == [f"{prefix}g:g1"]  # ... and the hello queued
     assert '"c":"hello"' in bus._outbox[0][1].replace(" ", "")
     await asyncio.wait_for(refreshing.wait(), 5)  # the key is set again too
     release.set()
     await back
     bus._subs.clear()
     await bus.close()
+
+
+async def _until(check, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.mark.anyio
+async def test_events_nobody_else_listens_to_stay_here_until_another_process_follows(prefix):
+    # one owner per game (issue 23): an event that only comes back to its own
+    # publisher is not sent; a process that starts to follow gets every event
+    from cardwar.bus.redis import RedisBus
+
+    store = Events()
+    a, b = RedisBus(REDIS_URL, prefix), RedisBus(REDIS_URL, prefix)
+    a.attach(Hooks(catch_up=store.catch_up))
+    b.attach(Hooks(catch_up=store.catch_up))
+    async with a.subscribe("g1") as sub_a:
+        sub_a.start_after(0)
+        await _until(lambda: "g1" in a._confirmed)
+        await a.publish("g1", store.add(1))
+        await _until(lambda: not a.publishing("g1"))  # it reached only a's own subscription
+        sent = a.sent
+        for seq in (2, 3):
+            await a.publish("g1", store.add(seq))
+        await a.publish("g1", {"type": "idle", "seq": None, "battle": 2, "left": 10.0})
+        await asyncio.sleep(0.1)
+        assert a.sent == sent  # not sent to Redis, nor the idle clock...
+        assert await _seqs(sub_a, 3) == [1, 2, 3]  # ...and delivered here all the same
+        assert (await asyncio.wait_for(sub_a.next(), 5))["type"] == "idle"
+
+        async with b.subscribe("g1") as sub_b:
+            sub_b.start_after(1)  # a snapshot at seq 1, as a page would have
+            assert await _seqs(sub_b, 2) == [2, 3]
+            await _until(lambda: a.publishing("g1"))  # b's hello was heard
+            await a.publish("g1", store.add(4))
+            assert await _seqs(sub_b, 1) == [4]
+            assert a.publishing("g1")  # 4 reached b too
+            presence = {"type": "presence", "seq": None, "seat": 1, "online": True}
+            await a.publish("g1", presence)  # never held back
+            assert await asyncio.wait_for(sub_b.next(), 5) == presence
+        # b gone: the next event reaches only a, which stops sending again
+        await a.publish("g1", store.add(5))
+        await _until(lambda: not a.publishing("g1"))
+    assert a.publishing("g1")  # nobody follows it here any more: a writer sends
+    await a.close()
+    await b.close()
+
+
+@pytest.mark.anyio
+async def test_the_last_event_held_back_goes_out_when_another_process_is_heard(prefix):
+    # a newcomer that read the game from the store before the owner heard its
+    # hello gets the owner's last event at once (and fills any gap from the store)
+    import redis.asyncio as aioredis
+
+    from cardwar.bus.redis import RedisBus
+
+    store = Events()
+    a, b = RedisBus(REDIS_URL, prefix), RedisBus(REDIS_URL, prefix)
+    a.attach(Hooks(catch_up=store.catch_up))
+    async with a.subscribe("g1"):
+        await _until(lambda: "g1" in a._confirmed)
+        await a.publish("g1", store.add(1))
+        await _until(lambda: not a.publishing("g1"))
+        raw = aioredis.from_url(REDIS_URL)
+        listener = raw.pubsub()
+        await listener.subscribe(a.channel("g1"))  # a does not know of it yet
+        await listener.get_message(timeout=1)  # the subscribe confirmation
+        for seq in (2, 3):
+            await a.publish("g1", store.add(seq))  # held back
+        assert await listener.get_message(ignore_subscribe_messages=True, timeout=0.3) is None
+        await b.ask("g1")  # another process says hello on the channel
+        got = None
+        for _ in range(50):
+            got = await listener.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if got is not None and b.origin not in got["data"].decode():
+                break
+        assert got is not None
+        assert json.loads(got["data"])["m"]["seq"] == 3
+        assert a.publishing("g1")
+        await listener.aclose()
+        await raw.aclose()
+    await a.close()
+    await b.close()
