@@ -47,8 +47,24 @@ async def test_close_cancels_armed_timers_and_running_jobs():
     timers.arm("g", 0.0, slow)
     timers.arm("g2", 5.0, slow)
     await asyncio.wait_for(started.wait(), 1)
-    await asyncio.wait_for(timers.close(), 1)
+    await asyncio.wait_for(timers.close(), 3)  # FINISH_ON_CLOSE, then cancelled
     assert finished == []
     assert timers.count("g2") == 0
     timers.arm("g3", 0.0, slow)  # closed: nothing more is armed
     assert timers.count("g3") == 0
+
+
+async def test_close_lets_a_job_already_running_finish_first():
+    # a flip in flight when the service stops is saved, not cut off half way
+    timers = Timers()
+    started, finished = asyncio.Event(), []
+
+    async def flip() -> None:
+        started.set()
+        await asyncio.sleep(0.1)  # a read and a save
+        finished.append(True)
+
+    timers.arm("g", 0.0, flip)
+    await asyncio.wait_for(started.wait(), 1)
+    await asyncio.wait_for(timers.close(), 2)
+    assert finished == [True]
