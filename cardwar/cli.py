@@ -158,7 +158,12 @@ def _parser() -> argparse.ArgumentParser:
     shuf = sub.add_parser("shuffle", help="print the commitment and the deck for a seed")
     shuf.add_argument("--seed", required=True)
 
-    serve = sub.add_parser("serve", help="start the web site")
+    serve = sub.add_parser(
+        "serve", help="start the web site",
+        epilog="Every setting in cardwar/settings.py is also a CARDWAR_<NAME> environment "
+               "variable or a line of --env-file (the environment wins), for example "
+               "CARDWAR_REDIS_PREFIX when several sites share one Redis, or "
+               "CARDWAR_TRUSTED_PROXIES behind a proxy that is not on this machine.")
     serve.add_argument("--host", default="127.0.0.1", type=_host)
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL of the game store")

@@ -248,3 +248,19 @@ def test_a_redis_url_is_shown_without_its_password(url: str, shown: str) -> None
     from cardwar.ops import hide_password
 
     assert hide_password(url) == shown
+
+
+def test_serve_help_says_where_the_other_settings_are(capsys) -> None:
+    import re
+
+    from cardwar.settings import Settings
+
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "CARDWAR_<NAME>" in text
+    assert "--env-file" in text
+    named = re.findall(r"CARDWAR_([A-Z_]+[A-Z])", text)
+    assert "REDIS_PREFIX" in named
+    assert {n.lower() for n in named if n != "NAME"} <= set(Settings.model_fields)
