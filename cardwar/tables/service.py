@@ -600,5 +600,5 @@ class TableService:
             self._gauges.cancel()
             with contextlib.suppress(BaseException):
                 await self._gauges
+        await self.clocks.close()  # first: a flip that finishes may still say presence
         await self.presence.close()
-        await self.clocks.close()
