@@ -33,7 +33,10 @@ the shipped nginx config (deploy/nginx/, ``bench/proxy.py``) runs in front on
 a loopback port, and 1 process then N processes are played behind it at the
 same total load, side by side (``vs_one_process``: the ratios of CPU per flip
 and p99; nginx's own CPU is ``nginx_cpu_ms_per_flip``, not counted as the
-server's). A line per run comes first (with the load average when it was
+server's); the floor then runs on N processes too, each game's players
+connected to one of them (``floor_vs_one_process``: what N processes at the
+same total load cost a server that does almost nothing per flip, the control
+for cardwar's ratio). A line per run comes first (with the load average when it was
 measured: figures from a loaded machine are comparable only within a run),
 then the JSON report of the last cardwar run.
 
@@ -478,8 +481,10 @@ class _Run:
     behind the shipped nginx, under the load ``args`` describes."""
 
     def __init__(self, args: argparse.Namespace, processes: int, *, floor: bool = False,
-                 proxy: bool = False) -> None:
+                 proxy: bool = False, same_process: bool = False) -> None:
         self.args, self.processes, self.floor, self.proxy = args, processes, floor, proxy
+        #: both players of a game on one process, whatever ``args`` says
+        self.same_process = same_process or args.same_process
 
     @property
     def label(self) -> str:
@@ -548,7 +553,7 @@ class _Run:
         pairs = []
         for i in range(games):
             a = bases[i % len(bases)]
-            b = a if args.same_process else bases[(i + 1) % len(bases)]
+            b = a if self.same_process else bases[(i + 1) % len(bases)]
             pairs.append((a, b))
         rss0 = sum(rss_kib(p.pid) for p, _ in servers)
         ctx = mp.get_context("spawn")
@@ -611,7 +616,7 @@ class _Run:
 
         return {
             "setup": self.label
-                     + (", same" if args.same_process or len(bases) == 1 else ", different")
+                     + (", same" if self.same_process or len(bases) == 1 else ", different")
                      + " address(es) per game's players",
             "games": games, "spectators": spectators,
             "connections": sum(r.get("connected", 0) for r in results),
@@ -718,6 +723,16 @@ def main(argv: list[str] | None = None) -> int:
                                        floor["server_cpu_ms_per_flip"])
         main_report["floor"] = floor
         reports.append(floor)
+        if len(runs) > 1:
+            # the control: the floor too on N processes at the same total load (each
+            # game's players on one process, connected to it: the floor keeps its
+            # games in memory, so nginx's hash cannot route them), as cardwar's
+            # owner model does; what N processes cost the floor is the machine's
+            floor_n = _Run(args, processes, floor=True, same_process=True).go()
+            main_report["floor_processes"] = floor_n
+            main_report["floor_vs_one_process"] = _ratio(floor_n["server_cpu_ms_per_flip"],
+                                                         floor["server_cpu_ms_per_flip"])
+            reports.append(floor_n)
     if len(runs) > 1:
         one = reports[0]
         main_report["one_process"] = one

@@ -54,9 +54,15 @@ def test_a_short_load_run_sets_up_every_game_and_answers_every_flip():
 def test_two_processes_run_behind_nginx_beside_one():
     lines, report = load_report(run_bench(
         "load.py", "--processes", "2", "--postgres", "--games", "10", "--seconds", "2",
-        "--warmup", "1", "--no-floor"))
+        "--warmup", "1"))
     assert_clean(report, 20)
     assert_clean(report["one_process"], 20)
+    # the control: the floor on one process and on two, each game on one of them
+    # (its CPU is in clock ticks: a two-second run of the floor may round to 0)
+    for floor in (report["floor"], report["floor_processes"]):
+        assert (floor["setup_errors"], floor["errors"], floor["connections"]) == (0, 0, 20)
+    assert len(report["floor_processes"]["server_cpu_percent"]) == 2
+    assert "floor_vs_one_process" in report
     assert report["setup"].startswith("cardwar, 2 process(es) behind nginx, PostgreSQL + Redis")
     assert report["one_process"]["setup"].startswith("cardwar, 1 process(es) behind nginx")
     # nginx was measured apart from the servers (in clock ticks: a two-second run may round to 0)
@@ -67,7 +73,7 @@ def test_two_processes_run_behind_nginx_beside_one():
     for run in (report, report["one_process"]):
         assert {"pg_commits_per_flip", "redis_publishes_per_flip", "server_waits_per_flip",
                 "server_preemptions_per_flip"} <= set(run)
-    assert len(lines) == 3  # the header and a line per run
+    assert len(lines) == 5  # the header and a line per run
 
 
 def test_the_memory_benchmark_prints_rss_after_each_batch():
