@@ -73,9 +73,13 @@ class _Flips:
         self.pool = await asyncpg.create_pool(
             dsn.render_as_string(hide_password=False), min_size=1, max_size=4,
             server_settings=settings)
-        if settings:
-            await self.pool.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-        await self.pool.execute(_SCHEMA.format(key="SERIAL PRIMARY KEY"))
+        async with self.pool.acquire() as conn, conn.transaction():
+            # several floor processes start at once (load.py --processes N): one
+            # creates, the others wait (IF NOT EXISTS alone races)
+            await conn.execute("SELECT pg_advisory_xact_lock(7283460913)")
+            if settings:
+                await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+            await conn.execute(_SCHEMA.format(key="SERIAL PRIMARY KEY"))
 
     async def insert(self, game: str, seq: int, body: str) -> None:
         """One row, committed."""

@@ -76,3 +76,30 @@ async def test_migration_0003_renames_battles_to_steps_keeping_them(pg_url):
     store = Store(pg_url)
     await steps_survive_the_rename(store, _record())
     await store.close()
+
+
+async def test_saves_keep_one_connection_and_get_a_new_one_when_it_is_lost(pg_url):
+    # the group commit writes on a connection it keeps (no pool checkout per batch);
+    # one the server closed is replaced and the save goes through, written once
+    store = Store(pg_url)
+    await store.migrate()
+    await store.create(_record(), [StoredEvent(1, "joined", {"seat": 0})])
+    rec = await store.load("g1")
+
+    async def save(seq: int) -> None:
+        rec.steps, rec.seq = seq - 1, seq
+        await store.save(rec, [StoredEvent(seq, "battle", {"n": seq})], seq - 1)
+
+    await save(2)
+    first = store._saver_pg
+    await save(3)
+    assert store._saver_pg is first  # the same connection for every batch
+    async with store.engine.connect() as conn:  # the server drops it (a restart would)
+        await conn.execute(text("select pg_terminate_backend(:pid)"),
+                           {"pid": first.get_server_pid()})
+        await conn.commit()
+    await save(4)
+    assert store._saver_pg is not first
+    assert [e.seq for e in await store.events_since("g1", 0)] == [1, 2, 3, 4]
+    await store.close()
+    assert store._saver_pg is None
