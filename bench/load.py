@@ -508,7 +508,8 @@ class _Run:
                "CARDWAR_REMATCHES_PER_MINUTE": "1000000",
                "CARDWAR_SOCKETS_PER_ADDRESS": "1000000"}
         if args.postgres:
-            schema = f"cw_load_{secrets.token_hex(4)}"
+            _drop_left_schemas()  # a killed run's (SIGKILL skips the finally below)
+            schema = f"cw_load_{os.getpid()}_{secrets.token_hex(4)}"
             database = f"{PG_URL}?search_path={schema}"
             redis: str | None = REDIS_URL
             env["CARDWAR_REDIS_PREFIX"] = f"cwload-{schema}:"
@@ -749,6 +750,42 @@ def _drop_schema(schema: str) -> None:
     from cardwar.store.store import drop_schema
 
     asyncio.run(drop_schema(PG_URL, schema))
+
+
+def _left_schemas(names: list[str]) -> list[str]:
+    """The ``cw_load_<pid>_<hex>`` schemas among ``names`` whose run is gone (no
+    process ``pid`` on this machine): what a killed run left."""
+    left = []
+    for name in names:
+        match = re.fullmatch(r"cw_load_(\d+)_[0-9a-f]+", name)
+        if match is None:
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            left.append(name)
+        except PermissionError:  # another user's live process
+            pass
+    return left
+
+
+def _drop_left_schemas() -> None:
+    """Drop the schemas of earlier runs that were killed before their cleanup."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def names() -> list[str]:
+        engine = create_async_engine(PG_URL)
+        try:
+            async with engine.connect() as conn:
+                found = await conn.execute(text(
+                    "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'cw_load_%'"))
+                return list(found.scalars())
+        finally:
+            await engine.dispose()
+
+    for name in _left_schemas(asyncio.run(names())):
+        _drop_schema(name)
 
 
 if __name__ == "__main__":

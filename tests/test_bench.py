@@ -6,11 +6,15 @@ benchmark's line after each batch of games."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,10 +55,42 @@ def test_a_short_load_run_sets_up_every_game_and_answers_every_flip():
                                                                           "(bench/floor.py)"]
 
 
+def _schemas(*sql: str) -> set[str]:
+    """Run ``sql`` on the test database; the ``cw_load_`` schemas there after it."""
+    async def run() -> set[str]:
+        conn = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/test")
+        try:
+            for statement in sql:
+                await conn.execute(statement)
+            rows = await conn.fetch("SELECT nspname FROM pg_namespace "
+                                    "WHERE nspname LIKE 'cw_load_%'")
+            return {row["nspname"] for row in rows}
+        finally:
+            await conn.close()
+    return asyncio.run(run())
+
+
+def _gone_pid() -> int:
+    """The id of a process that has exited."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
 def test_two_processes_run_behind_nginx_beside_one():
-    lines, report = load_report(run_bench(
-        "load.py", "--processes", "2", "--postgres", "--games", "10", "--seconds", "2",
-        "--warmup", "1"))
+    # a killed run's schema (its process gone) is dropped; a running one's is kept
+    killed, running = f"cw_load_{_gone_pid()}_dead", f"cw_load_{os.getpid()}_beef"
+    _schemas(*(f'CREATE SCHEMA "{name}"' for name in (killed, running)))
+    try:
+        lines, report = load_report(run_bench(
+            "load.py", "--processes", "2", "--postgres", "--games", "10", "--seconds", "2",
+            "--warmup", "1"))
+        left = _schemas()
+    finally:
+        _schemas(*(f'DROP SCHEMA IF EXISTS "{name}"' for name in (killed, running)))
+    assert killed not in left
+    assert running in left
+    assert not {name for name in left if name.startswith("cw_load_")} - {running}, left
     assert_clean(report, 20)
     assert_clean(report["one_process"], 20)
     # the control: the floor on one process and on two, each game on one of them

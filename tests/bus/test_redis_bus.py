@@ -13,6 +13,7 @@ import os
 import secrets
 
 import pytest
+from waiting import eventually
 
 from cardwar.bus import Hooks
 
@@ -308,13 +309,6 @@ async def test_back_after_a_loss_presence_is_said_without_waiting_for_the_livene
     await bus.close()
 
 
-async def _until(check, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("condition not met in time")
-
 
 @pytest.mark.anyio
 async def test_events_nobody_else_listens_to_stay_here_until_another_process_follows(prefix):
@@ -328,9 +322,9 @@ async def test_events_nobody_else_listens_to_stay_here_until_another_process_fol
     b.attach(Hooks(catch_up=store.catch_up))
     async with a.subscribe("g1") as sub_a:
         sub_a.start_after(0)
-        await _until(lambda: "g1" in a._confirmed)
+        await eventually(lambda: "g1" in a._confirmed)
         await a.publish("g1", store.add(1))
-        await _until(lambda: not a.publishing("g1"))  # it reached only a's own subscription
+        await eventually(lambda: not a.publishing("g1"))  # it reached only a's own subscription
         sent = a.sent
         for seq in (2, 3):
             await a.publish("g1", store.add(seq))
@@ -343,7 +337,7 @@ async def test_events_nobody_else_listens_to_stay_here_until_another_process_fol
         async with b.subscribe("g1") as sub_b:
             sub_b.start_after(1)  # a snapshot at seq 1, as a page would have
             assert await _seqs(sub_b, 2) == [2, 3]
-            await _until(lambda: a.publishing("g1"))  # b's hello was heard
+            await eventually(lambda: a.publishing("g1"))  # b's hello was heard
             await a.publish("g1", store.add(4))
             assert await _seqs(sub_b, 1) == [4]
             assert a.publishing("g1")  # 4 reached b too
@@ -352,7 +346,7 @@ async def test_events_nobody_else_listens_to_stay_here_until_another_process_fol
             assert await asyncio.wait_for(sub_b.next(), 5) == presence
         # b gone: the next event reaches only a, which stops sending again
         await a.publish("g1", store.add(5))
-        await _until(lambda: not a.publishing("g1"))
+        await eventually(lambda: not a.publishing("g1"))
     assert a.publishing("g1")  # nobody follows it here any more: a writer sends
     await a.close()
     await b.close()
@@ -370,9 +364,9 @@ async def test_the_last_event_held_back_goes_out_when_another_process_is_heard(p
     a, b = RedisBus(REDIS_URL, prefix), RedisBus(REDIS_URL, prefix)
     a.attach(Hooks(catch_up=store.catch_up))
     async with a.subscribe("g1"):
-        await _until(lambda: "g1" in a._confirmed)
+        await eventually(lambda: "g1" in a._confirmed)
         await a.publish("g1", store.add(1))
-        await _until(lambda: not a.publishing("g1"))
+        await eventually(lambda: not a.publishing("g1"))
         raw = aioredis.from_url(REDIS_URL)
         listener = raw.pubsub()
         await listener.subscribe(a.channel("g1"))  # a does not know of it yet

@@ -32,7 +32,6 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
-from websockets.sync.client import connect
 
 from cardwar.catalogs import LOCALES
 
@@ -40,6 +39,7 @@ from .conftest import SPARE_VENVS, Release
 from .guide import Block, Guide, blocks, copy_etc_nginx
 from .visit import (
     Player,
+    Socket,
     check_every_page,
     create_game,
     finish_against_computer,
@@ -402,8 +402,8 @@ def check_https(run: Run) -> None:
         assert redirect.headers["location"] == f"{run.tls_base}/pl/war?x=1"
     context = run.tls
 
-    with connect(f"wss://localhost:{run.https}/ws/g/{gid}", ssl=context,
-                 additional_headers={"Origin": run.tls_base}, open_timeout=10) as ws:
+    with Socket(f"wss://localhost:{run.https}/ws/g/{gid}", tls=context,
+                headers={"Origin": run.tls_base}) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
     # the TLS handshake offers HTTP/2 (listen ... ssl http2)
     context.set_alpn_protocols(["h2", "http/1.1"])

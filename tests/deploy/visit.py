@@ -1,6 +1,7 @@
 """A site installed by these tests, used as a person would: pages, games, WebSockets.
 
 * :func:`create_game`, :func:`join_game` - the real forms (``Origin`` set);
+* :class:`Socket` - a WebSocket client (asyncio's, in a thread of its own);
 * :class:`Player` - one page's WebSocket: ``send``, ``until`` an event;
 * :func:`finish_against_computer` - a game played to its end;
 * :func:`check_every_page` - every page kind in every locale answers and
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import os
@@ -17,20 +19,84 @@ import re
 import signal
 import ssl
 import subprocess
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, TypeVar
 
 import httpx2 as httpx
 from babel.messages.pofile import read_po
-from websockets.sync.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from cardwar.web.i18n import LOCALES, babel_locale
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def _run(coro: Coroutine[Any, Any, T], seconds: float) -> T:
+    """Run ``coro`` on the sockets' event loop (one thread for all of them); its
+    result, or its exception. Raises TimeoutError after ``seconds``."""
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="test-sockets", daemon=True).start()
+    return asyncio.run_coroutine_threadsafe(coro, _loop).result(seconds)
+
+
+class Socket:
+    """A WebSocket client for tests written without asyncio: ``send``, ``recv``, ``close``.
+
+    It is websockets' asyncio client on an event loop in a thread of its own,
+    which keeps reading (and answering pings) between calls, as a browser does.
+    Not websockets' sync client: over TLS that one reads and writes one OpenSSL
+    connection from two threads at once (a thread always in ``recv``), which
+    OpenSSL does not allow. With it, now and then, a handshake that the server
+    accepted and nginx answered (101 in its log) never reached the guide's
+    test, and its reading thread hung on until the server closed the socket.
+
+    Raises (from the constructor): what ``websockets.asyncio.client.connect``
+    raises (``InvalidStatus`` for a refused handshake, TimeoutError, OSError).
+    """
+
+    def __init__(self, url: str, *, tls: ssl.SSLContext | None = None,
+                 headers: dict[str, str] | None = None, open_timeout: float = 10,
+                 close_timeout: float = 2) -> None:
+        self.close_timeout = close_timeout
+
+        async def opened() -> ClientConnection:
+            return await connect(url, ssl=tls, additional_headers=headers,
+                                 open_timeout=open_timeout, close_timeout=close_timeout)
+
+        self.ws = _run(opened(), open_timeout + 5)
+
+    def send(self, text: str) -> None:
+        _run(self.ws.send(text), 10)
+
+    def recv(self, timeout: float) -> str:
+        """The next message (text frames only here); TimeoutError after ``timeout`` s."""
+        async def received() -> str:
+            async with asyncio.timeout(timeout):
+                message = await self.ws.recv()
+            assert isinstance(message, str), message
+            return message
+
+        return _run(received(), timeout + 5)
+
+    def close(self) -> None:
+        _run(self.ws.close(), self.close_timeout + 5)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def create_game(base: str, *, players: int = 2, computer: bool = False,
@@ -64,15 +130,14 @@ class Player:
         self._socket = ExitStack()
         self.seq = 0
         self.battles: dict[int, Any] = {}
-        self.ws: Any = None
+        self.ws: Any = None  # a Socket once connected
         self.state: dict[str, Any] = {}
 
     def connect(self) -> dict[str, Any]:
         """Open the socket; return the ``state`` it starts with."""
         url = self.base.replace("http", "ws", 1) + f"/ws/g/{self.gid}"
-        self.ws = self._socket.enter_context(connect(url, ssl=self.tls, additional_headers={
-            "Origin": self.base, "Cookie": f"cw_{self.gid}={self.secret}"},
-            open_timeout=10, close_timeout=2))
+        self.ws = self._socket.enter_context(Socket(url, tls=self.tls, headers={
+            "Origin": self.base, "Cookie": f"cw_{self.gid}={self.secret}"}))
         self.state = self.until("state")
         return self.state
 

@@ -10,6 +10,7 @@ import asyncio
 from collections import Counter
 
 import pytest
+from waiting import eventually
 
 from cardwar.bus.redis import RedisBus
 from cardwar.settings import Settings
@@ -63,13 +64,6 @@ async def _close(*services: TableService) -> None:
         await s.bus.close()
         await s.store.close()
 
-
-async def _until(predicate, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if await predicate():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def _check_history(events) -> Counter:
@@ -128,7 +122,7 @@ async def test_timers_in_every_process_fire_exactly_once(pg_url, redis_prefix):
             return t.steps >= 30 or t.status == "over"
 
         try:
-            await _until(played_enough, 30)
+            await eventually(played_enough, 30)
         except AssertionError:
             rec = await a.store.load(table.id)
             last = await a.store.events_since(table.id, rec.seq - 6)
@@ -187,7 +181,7 @@ async def test_a_lost_race_catches_up_without_replaying_the_game(
         async def b_has_three() -> bool:
             return (await b.get(table.id)).game.battles == 3
 
-        await _until(b_has_three)
+        await eventually(b_has_three, 10.0)
         built: list[int] = []
 
         class Counting(service_module.Table):  # type: ignore[misc, valid-type]
@@ -207,7 +201,7 @@ async def test_a_lost_race_catches_up_without_replaying_the_game(
         async def a_has_four() -> bool:
             return (await a.get(table.id)).game.battles == 4
 
-        await _until(a_has_four)
+        await eventually(a_has_four, 10.0)
         assert built == []  # neither process rebuilt the game by replaying it
     events = await a.store.events_since(table.id, 0)
     _check_history(events)
@@ -229,7 +223,7 @@ async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, re
         async def three_watchers() -> bool:
             return a.watchers(table.id) == 3 and b.watchers(table.id) == 3
 
-        await _until(three_watchers)
+        await eventually(three_watchers, 10.0)
         # b's page is told the site-wide count, not b's own
         tb = await b.get(table.id)
         assert b.message(tb, None, {"type": "watchers", "seq": None, "count": 1})["count"] == 3
@@ -238,7 +232,7 @@ async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, re
         async def b_knows_gone() -> bool:
             return b.gone(table.id) == {1}
 
-        await _until(b_knows_gone)
+        await eventually(b_knows_gone, 10.0)
         assert b.message(tb, 0)["seats"][1]["gone"] is True
         await b.connect(table.id, 1)  # Bob comes back, on b
 
@@ -246,13 +240,13 @@ async def test_spectators_and_gone_players_are_known_to_every_process(pg_url, re
             return a.gone(table.id) == set() and b.gone(table.id) == set() and \
                 1 in a.online(table.id)
 
-        await _until(back_everywhere)
+        await eventually(back_everywhere, 10.0)
         await a.disconnect(table.id, None)
 
         async def two_watchers() -> bool:
             return a.watchers(table.id) == 2 and b.watchers(table.id) == 2
 
-        await _until(two_watchers)
+        await eventually(two_watchers, 10.0)
     await _close(a, b)
 
 
@@ -269,7 +263,7 @@ async def test_players_of_a_process_that_died_go_offline(pg_url, redis_prefix):
         async def b_sees_ann() -> bool:
             return b.online(table.id) == {0, 1} and b.watchers(table.id) == 1
 
-        await _until(b_sees_ann)
+        await eventually(b_sees_ann, 10.0)
         assert await b.presence.forget_dead_processes() == set()  # a is alive: nothing changes
         assert b.online(table.id) == {0, 1}
         # a dies without a word: its liveness key is no longer refreshed and expires
@@ -316,12 +310,12 @@ async def test_rematch_asked_on_two_processes_at_once_makes_one_game(pg_url, red
             async def a_saw_it(n: int = n) -> bool:
                 return (await a.get(table.id)).game.battles >= n
 
-            await _until(a_saw_it)  # as a page would: flip the next battle once shown it
+            await eventually(a_saw_it, 10.0)  # as a page would: flip the next battle once shown it
 
         async def over_everywhere() -> bool:
             return [(await s.get(table.id)).status for s in (a, b)] == ["over", "over"]
 
-        await _until(over_everywhere)
+        await eventually(over_everywhere, 10.0)
         # Ann on a and Bob on b click "Rematch" at the same moment
         (ann_game, _), (bob_game, _) = await asyncio.gather(
             rematch(a, table.id, 0), rematch(b, table.id, 1))

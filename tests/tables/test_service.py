@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from waiting import eventually
 
 from cardwar.bus import LocalBus
 from cardwar.settings import Settings
@@ -28,13 +29,6 @@ async def _close(service: TableService) -> None:
     await service.close()
     await service.store.close()
 
-
-async def _until(predicate, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if predicate():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out")
 
 
 async def test_two_humans_play_a_stacked_game_to_the_end(tmp_path):
@@ -76,7 +70,7 @@ async def test_computer_seats_flip_by_themselves(tmp_path):
     table, _ = await service.create("peace", 3, computers=(2,), nickname="Ann")
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
-    await _until(lambda: table.record.flipped == [2])
+    await eventually(lambda: table.record.flipped == [2])
     await service.flip(table.id, 0)
     await service.flip(table.id, 1)
     assert table.game.battles == 1
@@ -92,7 +86,7 @@ async def test_a_computer_game_plays_itself_with_auto_flip(tmp_path):
     ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
     assert ann is not None
     await service.set_auto(table.id, ann, True)
-    await _until(lambda: table.game.battles >= 3)
+    await eventually(lambda: table.game.battles >= 3)
     await service.set_auto(table.id, ann, False)
     assert table.record.seats[ann].auto_flip is False
     await _close(service)
@@ -104,7 +98,7 @@ async def test_idle_players_are_flipped_for(tmp_path):
     await service.join(table.id, "Bob")
     await service.start(table.id, 0)
     await service.flip(table.id, 0)
-    await _until(lambda: table.game.battles >= 1)
+    await eventually(lambda: table.game.battles >= 1)
     async with service.cache.lock(table.id):  # the battle's save is done
         events = await service.store.events_since(table.id, 0)
     assert any(e.type == "flipped" and e.data["by"] == "timer" for e in events), [
@@ -130,7 +124,7 @@ async def test_the_idle_clock_starts_only_when_someone_is_waiting(tmp_path):
     assert left is not None
     assert 0 < left <= 0.05
     assert service.message(table, 1)["idle"] is not None
-    await _until(lambda: table.game.battles == 1)
+    await eventually(lambda: table.game.battles == 1)
     # the next battle: both idle again, nothing is armed to happen
     async with service.cache.lock(table.id):  # the battle's change is over
         assert service.clocks.count(table.id) == 0
@@ -146,7 +140,7 @@ async def test_an_idle_human_against_the_computer_is_not_played_for_forever(tmp_
     ann = table.seat_of(hash_secret(secret))  # drawn from the seed (RULES.md 9)
     assert ann is not None
     # the computer flips, but no human is kept waiting: no idle clock, no countdown
-    await _until(lambda: 1 - ann in table.record.flipped)
+    await eventually(lambda: 1 - ann in table.record.flipped)
     async with service.cache.lock(table.id):  # the computer's flip is done
         assert service.clocks.count(table.id) == 0  # no timer armed: nothing will flip for Ann
     assert table.game.battles == 0
@@ -170,14 +164,14 @@ async def test_a_connected_player_idle_battle_after_battle_is_marked_away(tmp_pa
     for n in range(1, 4):  # Ann flips, Bob's clock runs out: three battles in a row
         assert not service.presence.is_gone(table.id, bob)
         await service.flip(table.id, ann)
-        await _until(lambda n=n: table.game.battles >= n or table.status != "playing")
+        await eventually(lambda n=n: table.game.battles >= n or table.status != "playing")
         if table.status != "playing":
             pytest.skip("the deal ended the game before the third battle")
-    await _until(lambda: service.presence.is_gone(table.id, bob))
+    await eventually(lambda: service.presence.is_gone(table.id, bob))
     assert bob in service.online(table.id)  # connected all along, but away
     # from now on Bob is played for at the computer's pace: Ann is never kept waiting
     await service.flip(table.id, ann)
-    await _until(lambda: table.game.battles >= 4 or table.status != "playing")
+    await eventually(lambda: table.game.battles >= 4 or table.status != "playing")
     async with service.cache.lock(table.id):
         events = await service.store.events_since(table.id, 0)
     assert [e.data["by"] for e in events if e.type == "flipped"
@@ -289,7 +283,7 @@ async def test_in_turns_the_idle_clock_starts_with_the_turn_of_an_active_human(t
             message = await asyncio.wait_for(sub.get(), 1)
         assert message["battle"] == table.steps + 1
     # then the clocks play for both idle humans a few cards, and stop
-    await _until(lambda: table.steps == 1 + 6, seconds=5)
+    await eventually(lambda: table.steps == 1 + 6, seconds=5)
     async with service.cache.lock(table.id):  # the sixth card's change is over
         assert service.clocks.count(table.id) == 0  # no timer armed: no more cards
     assert table.steps == 1 + 6
@@ -305,7 +299,7 @@ async def test_a_game_in_turns_against_the_computer_ends_and_has_a_rematch(tmp_p
     table, _ = await service.create("beggar", 2, computers=(1,), nickname="Ann")
     await service.start(table.id, 0)
     for _ in range(20):  # Ann's turn (or the end) comes once the computer has played
-        await _until(lambda: table.status == "over" or table.to_flip() == [0])
+        await eventually(lambda: table.status == "over" or table.to_flip() == [0])
         if table.status == "over":
             break
         await service.flip(table.id, 0)

@@ -12,6 +12,7 @@ import shlex
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from waiting import eventually
 
 from cardwar.bus import LocalBus
 from cardwar.cli import main as cli_main
@@ -256,13 +257,6 @@ async def _service(tmp_path, **kw) -> TableService:
     return TableService(store, LocalBus(), settings)
 
 
-async def _until(predicate, seconds: float = 20.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if predicate():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out")
-
 
 @pytest.mark.anyio
 async def test_against_the_computer_to_the_end_and_the_command_replays_it(tmp_path, capsys):
@@ -276,7 +270,7 @@ async def test_against_the_computer_to_the_end_and_the_command_replays_it(tmp_pa
     seen: list[dict] = []
     async with service.bus.subscribe(table.id) as sub:
         await service.put(table.id, 0, 1)
-        await _until(lambda: table.game.cards_played == 2)  # the computer's 2D: a double
+        await eventually(lambda: table.game.cards_played == 2, 20.0)  # the computer's 2D: a double
         assert not await service.slap(table.id, 0, 2)  # held for the window
         for _ in range(200):
             if table.status == "over":
@@ -322,7 +316,7 @@ async def test_a_restarted_service_carries_on_with_the_same_game(tmp_path):
     assert err.value.code == "not_your_turn"
     await service.put(table.id, 1, 2)
     assert not await service.slap(table.id, 1, 2)  # not to move: held for the window
-    await _until(lambda: table.kind.steps() == 3, 5.0)  # the window's end, on a timer
+    await eventually(lambda: table.kind.steps() == 3, 5.0)  # the window's end, on a timer
     await service.settled(table.id)  # and saved
     assert table.game.counts() == (3, 5)
     counts, seq = table.game.counts(), table.seq
