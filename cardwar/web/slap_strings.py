@@ -65,6 +65,17 @@ def slap_strings(plural: Callable[[Callable[[int], str]], dict[str, str]]) -> di
         "slap_wrong_give_you": plural(lambda n: ngettext(
             "Your wrong slap: {count} card goes to {other}.",
             "Your wrong slap: {count} cards go to {other}.", n)),
+        # TRANSLATORS: Slapjack: a wrong slap on a card the slapper put down: the
+        # card given goes from the top of their own pile to its bottom
+        "slap_wrong_own": plural(lambda n: ngettext(
+            "Wrong slap by {name} on their own card: {count} card goes to the bottom "
+            "of their pile.",
+            "Wrong slap by {name} on their own card: {count} cards go to the bottom "
+            "of their pile.", n)),
+        "slap_wrong_own_you": plural(lambda n: ngettext(
+            "Your wrong slap on your own card: {count} card goes to the bottom of your pile.",
+            "Your wrong slap on your own card: {count} cards go to the bottom of your pile.",
+            n)),
         "slap_wrong_give_to_you": plural(lambda n: ngettext(
             "Wrong slap by {name}: {count} card goes to you.",
             "Wrong slap by {name}: {count} cards go to you.", n)),

@@ -196,6 +196,10 @@ def client_strings(locale: str, variant: str = PEACE.name) -> dict[str, Any]:
             "draw_title": _("Draw"),
             # TRANSLATORS: opens the seed, the command line and the download of a game
             "check_deal": _("Check this deal"),
+            # TRANSLATORS: folds the end screen down to a bar, to look at the table
+            # as the game ended; then opens it again
+            "see_table": _("See the table"),
+            "see_result": _("See the result"),
             "wins": _("{name} wins the game!"),
             "win_why": _("{name} holds every card."),
             "draw": _("It is a draw."),

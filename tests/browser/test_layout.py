@@ -13,6 +13,7 @@ pages prefer reduced motion, so that the pot stays on the table while measured.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,22 @@ OUT_OF_VIEW = """(want) => {
       }
     });
   });
+  // nothing drawn over a seat's name and tags: no card, no "+N" (of any seat)
+  const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const heads = Array.from(document.querySelectorAll(".tseat__head > *"))
+    .filter((e) => e.offsetWidth);
+  const drawn = Array.from(document.querySelectorAll(".tplay .pcard, .tseat__took"));
+  for (const d of drawn) {
+    const a = d.getBoundingClientRect();
+    for (const h of heads) {
+      if (over(a, h.getBoundingClientRect())) {
+        out.push((d.className.includes("took") ? "+N" : "a card") + " of seat "
+          + d.closest(".tseat").dataset.seat + " over '" + h.textContent + "' of seat "
+          + h.closest(".tseat").dataset.seat);
+      }
+    }
+  }
   if (scrollY !== 0) out.push("scrolled by " + scrollY);
   return out;
 }"""
@@ -143,6 +160,64 @@ def test_every_seat_sees_every_card_and_its_pile(browser, layout_server, size, p
                 box = what.bounding_box()
                 assert box and box["y"] >= 0 and box["y"] + box["height"] <= SIZES[size][1], what
             page.screenshot(path=str(SHOTS / f"{size}-{players}p-seat{seat}-end.png"))
+    finally:
+        for c in contexts:
+            c.close()
+
+
+#: JavaScript: the boxes (rounded) that the end screen lies over, of the table's
+#: result line, our seat and every card on the table
+UNDER_THE_END = """() => {
+  const end = document.getElementById("end").getBoundingClientRect();
+  return Array.from(document.querySelectorAll(".table__summary, .tseat--you, .tplay .pcard"))
+    .map((e) => [e.className, e.getBoundingClientRect()])
+    .filter(([, r]) => r.height > 0 && r.top < end.bottom && end.top < r.bottom
+      && r.left < end.right && end.left < r.right)
+    .map(([name, r]) => name + " " + [r.left, r.top, r.right, r.bottom].map(Math.round));
+}"""
+
+
+def test_the_end_screen_folds_away_to_show_the_table_on_a_phone(browser, layout_server):
+    """On a phone the end screen covers the foot of the table (our seat, the last
+    cards, the result line): "See the table" folds it to a bar that covers none
+    of them and keeps the rematch; "See the result" opens it again; Escape folds it."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    contexts, pages = _seat_pages(browser, layout_server, "phone", 2)
+    try:
+        page = pages[0]
+        for battle in (1, 2):  # the stacked deal ends in battle 2
+            for p in pages:
+                p.locator("#my-pile[aria-disabled='false']").click()
+            page.wait_for_function(f"document.getElementById('table').dataset.battle >= {battle}")
+        expect(page.locator("#end")).to_be_visible(timeout=20_000)
+        page.wait_for_function(ENDED)
+        assert page.evaluate(UNDER_THE_END), "open, the end screen lies over the table's foot"
+        fold = page.locator("#end-fold")
+        assert (fold.inner_text(), fold.get_attribute("aria-expanded")) == ("See the table", "true")
+        fold.click()
+        expect(page.locator("#end")).to_have_class(re.compile(r"\bend--folded\b"))
+        page.screenshot(path=str(SHOTS / "phone-2p-end-folded.png"))
+        bar = page.locator("#end").bounding_box()
+        assert bar["height"] <= 110, bar  # one row, or two in a long language
+        assert bar["y"] + bar["height"] <= SIZES["phone"][1], bar
+        assert page.evaluate(UNDER_THE_END) == []
+        expect(page.locator("#rematch-button")).to_be_visible()
+        expect(page.locator(".end__placings-title")).to_be_hidden()
+        assert (fold.inner_text(), fold.get_attribute("aria-expanded")) == ("See the result",
+                                                                            "false")
+        fold.click()
+        expect(page.locator(".end__placings-title")).to_be_visible()
+        title = page.locator("#end-title").bounding_box()
+        assert title["y"] >= 0 and title["y"] + title["height"] <= SIZES["phone"][1], title
+        page.locator("#end").focus()
+        page.keyboard.press("Escape")
+        expect(page.locator("#end")).to_have_class(re.compile(r"\bend--folded\b"))
+        expect(page.locator("#end-fold")).to_be_focused()
+        # a state drawn again (the other player offers a rematch) keeps it folded
+        pages[1].locator("#rematch-button").click()
+        expect(page.locator("#rematch-offer")).to_have_count(1)
+        expect(page.locator("#rematch-button")).to_have_text("Join the rematch", timeout=10_000)
+        expect(page.locator("#end")).to_have_class(re.compile(r"\bend--folded\b"))
     finally:
         for c in contexts:
             c.close()

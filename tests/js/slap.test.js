@@ -90,6 +90,10 @@ const S = {
     other: "Your wrong slap: {count} cards burned under the pile." },
   slap_wrong_give_you: { one: "Your wrong slap: {count} card goes to {other}.",
     other: "Your wrong slap: {count} cards go to {other}." },
+  slap_wrong_own: { one: "Wrong slap by {name} on their own card: {count} card goes to the bottom of their pile.",
+    other: "Wrong slap by {name} on their own card: {count} cards go to the bottom of their pile." },
+  slap_wrong_own_you: { one: "Your wrong slap on your own card: {count} card goes to the bottom of your pile.",
+    other: "Your wrong slap on your own card: {count} cards go to the bottom of your pile." },
   slap_wrong_give_to_you: { one: "Wrong slap by {name}: {count} card goes to you.",
     other: "Wrong slap by {name}: {count} cards go to you." },
   slap_wrong_empty: "Wrong slap by {name}, who had no cards left.",
@@ -239,6 +243,17 @@ describe("a move in words", () => {
     // a spectator, the replay: names only
     assert.equal(describeMove(w, { events: give }, null, name).line,
       "Wrong slap by Ann: 1 card goes to Bob.");
+  });
+  it("a wrong slap on one's own card (Slapjack): the card goes under one's own pile", () => {
+    /** @type {SlapEvent[]} */
+    const own = [{ event: "slap", seat: 0, pile: 3, verdict: "wrong", pattern: null },
+      { event: "burned", seat: 0, count: 1, to_seat: 0 }];
+    assert.equal(describeMove(w, { events: own }, 0, name).line,
+      "Your wrong slap on your own card: 1 card goes to the bottom of your pile.");
+    assert.equal(describeMove(w, { events: own }, 1, name).line,
+      "Wrong slap by Ann on their own card: 1 card goes to the bottom of their pile.");
+    assert.equal(describeMove(w, { events: own }, null, name).line,
+      "Wrong slap by Ann on their own card: 1 card goes to the bottom of their pile.");
   });
   it("too late on its own: no penalty; ours is said, nothing else of ours is", () => {
     /** @type {SlapEvent[]} */

@@ -32,7 +32,10 @@ export function renderEnd(v, state) {
   end.dataset.result = !won ? "draw" : !mine ? "over" : r.winner === state.you ? "won" : "lost";
   const title = el("h2", "end__title", head);
   title.id = "end-title";
-  end.appendChild(title);
+  const top = el("div", "end__head");
+  top.append(title, foldButton(v, end));
+  end.appendChild(top);
+  end.classList.toggle("end--folded", Boolean(v.ui.endFolded));
   if (won && mine && r.winner === state.you) end.appendChild(confetti());
   if (won) {
     end.appendChild(el("p", "end__result", w.fmt(S.wins, { name: name(/** @type {number} */ (r.winner)) })));
@@ -78,6 +81,38 @@ export function renderEnd(v, state) {
   check.appendChild(el("p", "")).appendChild(dl);
   end.appendChild(check);
   if (wasHidden) end.focus({ preventScroll: true });
+}
+
+/**
+ * The button that folds the end screen down to a bar (its title, the rematch
+ * and this button), so the table is seen as the game ended, and opens it again.
+ * Escape folds it too. The choice holds while the page is open (`v.ui.endFolded`).
+ * @param {View} v
+ * @param {HTMLElement} end  the end screen
+ */
+function foldButton(v, end) {
+  const S = v.w.S;
+  const button = el("button", "button button--quiet button--small end__fold", "");
+  button.type = "button";
+  button.id = "end-fold";
+  /** @param {boolean} folded */
+  const show = (folded) => {
+    v.ui.endFolded = folded;
+    end.classList.toggle("end--folded", folded);
+    button.textContent = folded ? S.see_result : S.see_table;
+    button.setAttribute("aria-expanded", String(!folded));
+  };
+  show(Boolean(v.ui.endFolded));
+  button.addEventListener("click", () => show(!v.ui.endFolded));
+  if (!end.dataset.folds) {  // once: the screen is drawn again on every state
+    end.dataset.folds = "1";
+    end.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || v.ui.endFolded) return;
+      const fold = /** @type {HTMLButtonElement | null} */ (end.querySelector(".end__fold"));
+      if (fold) { fold.click(); fold.focus(); }
+    });
+  }
+  return button;
 }
 
 /** A small celebration for the winner: a few cards thrown up (CSS; none with

@@ -58,6 +58,7 @@ import { renderSlapRules, renderSlapTable } from "./slaptable.js";
  * @property {boolean} refused  the join was refused (?error=full)
  * @property {boolean} late  the rematch started without us (?error=rematch)
  * @property {string} shared  what the share button says it did
+ * @property {boolean} [endFolded]  the end screen is folded down to a bar (end.js)
  * @property {number} [enter]  the battle whose cards are dealt onto the table in this draw
  * @property {number[]} [counts]  the pile counts drawn last (a change is shown)
  * @property {{battle: number, text: string, seat: number | null}[]} [history]
@@ -420,10 +421,13 @@ export function tableSeat(v, state, s) {
   if (state.last && v.ui.enter === state.last.battle) dealOrder(area);
   box.appendChild(area);
   if (state.last && state.revealed && state.last.winner === seat && state.last.pot && !inTurns(g)) {
-    // the winner, unmistakably: what it takes
+    // the winner, unmistakably: what it takes, on the card that took it (clear of
+    // the names and tags above the cards), else at the seat's corner
     const took = el("span", "tseat__took", "+" + w.num(state.last.pot));
     took.setAttribute("aria-hidden", "true");
-    box.appendChild(took);
+    const won = area.querySelector(".pcard--won");
+    if (won) took.classList.add("tseat__took--card");
+    (won || box).appendChild(took);
   }
   return box;
 }

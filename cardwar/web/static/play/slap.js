@@ -247,6 +247,10 @@ function slapText(w, e, i, events, valid, slaps, timing, you, name) {
     const burned = events.slice(i + 1).find((x) => x.event === "burned" && x.seat === e.seat);
     if (!burned || burned.event !== "burned") return w.fmt(S.slap_wrong_empty, { name: name(e.seat) });
     const count = burned.count ?? (burned.cards ? burned.cards.length : 1);
+    if (burned.to_seat === e.seat) {  // Slapjack, on one's own card: it goes under one's own pile
+      return mine ? w.plural(S.slap_wrong_own_you, count, {})
+        : w.plural(S.slap_wrong_own, count, { name: name(e.seat) });
+    }
     if (burned.to_seat !== null) {
       if (mine) return w.plural(S.slap_wrong_give_you, count, { other: name(burned.to_seat) });
       if (you !== null && burned.to_seat === you) {

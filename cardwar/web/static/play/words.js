@@ -70,6 +70,8 @@
  * @property {string} you_lost
  * @property {string} draw_title
  * @property {string} check_deal
+ * @property {string} see_table  folds the end screen away
+ * @property {string} see_result  opens it again
  * @property {string} wins
  * @property {string} win_why
  * @property {string} draw
@@ -146,6 +148,8 @@
  * @property {PluralForms} slap_wrong_give  "... {count} card to {other}."
  * @property {PluralForms} slap_wrong_burn_you  "Your wrong slap: {count} card burned under the pile."
  * @property {PluralForms} slap_wrong_give_you  "Your wrong slap: {count} card goes to {other}."
+ * @property {PluralForms} slap_wrong_own  "Wrong slap by {name} on their own card: …"
+ * @property {PluralForms} slap_wrong_own_you  "Your wrong slap on your own card: …"
  * @property {PluralForms} slap_wrong_give_to_you  "Wrong slap by {name}: {count} card goes to you."
  * @property {string} slap_wrong_empty  a wrong slap by a player with no cards
  * @property {string} slap_late  "{name}'s slap came too late: no penalty."
