@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from waiting import eventually
 
 from cardwar.bus import LocalBus
 from cardwar.engine import PEACE
@@ -14,7 +15,7 @@ from cardwar.store import Store
 from cardwar.tables import Table, TableError, TableService, hash_secret, stacked_hands
 from cardwar.tables.views import view_message, vs_computer
 
-from .test_service import _close, _until
+from .test_service import _close
 
 
 def _table(players: int, computers: tuple[int, ...], seed: str | None = None) -> Table:
@@ -74,5 +75,5 @@ async def test_start_if_alone_starts_only_a_game_against_the_computer(tmp_path):
     assert (await service.get(friends.id)).status == "lobby"
     # and it plays: on auto-flip the stacked game ends by itself
     await service.set_auto(alone.id, alone.seat_of(hash_secret(secret)), True)
-    await _until(lambda: alone.status == "over")
+    await eventually(lambda: alone.status == "over")
     await _close(service)

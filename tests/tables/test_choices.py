@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from waiting import eventually
 
 from cardwar.bus import LocalBus
 from cardwar.engine import PEACE
@@ -16,7 +17,7 @@ from cardwar.tables.clocks import PACE_DELAY, PACE_PEACE
 from cardwar.tables.events import follow
 from cardwar.tables.pace import fast_forward, set_pace
 
-from .test_service import _close, _until
+from .test_service import _close
 
 
 def _playing(players: int = 3, **kw) -> Table:
@@ -94,7 +95,7 @@ async def test_a_peace_waits_before_any_automatic_flip_at_every_pace(tmp_path):
     await service.start(table.id, 0)
     ann = table.seat_of(hash_secret(secret))
     await service.flip(table.id, ann)
-    await _until(lambda: table.game.battles >= 1)
+    await eventually(lambda: table.game.battles >= 1)
     assert not table.last.peaces
     assert service.clocks.wait(table) == pytest.approx(0.8)  # Ann flips by hand: normal
     table.last = table.game.copy().play_battle()  # battle 2 of the stacked deal: a peace
@@ -124,13 +125,13 @@ async def test_leave_and_fast_forward_through_the_service(tmp_path):
     assert table.record.seats[bo].kind == "left"
     for seat in (0, cy):
         await service.flip(table.id, seat)
-    await _until(lambda: table.game.battles >= 1)  # Cy (seat 2) went out
+    await eventually(lambda: table.game.battles >= 1)  # Cy (seat 2) went out
     assert cy not in table.game.in_play()
     with pytest.raises(TableError, match="not_out"):
         await fast_forward(service, table.id, cy)  # Ann still flips by hand
     await service.set_auto(table.id, 0, True)
     await fast_forward(service, table.id, cy)
-    await _until(lambda: table.status == "over")
+    await eventually(lambda: table.status == "over")
     await _close(service)
 
 
@@ -236,7 +237,7 @@ async def test_beggar_on_auto_flip_plays_itself_to_the_end_at_its_pace(tmp_path)
     await set_pace(service, table.id, ann, "fast")
     await service.set_auto(table.id, ann, True)  # nobody by hand: the fast pace
     assert service.clocks.pace(table) == "fast"
-    await _until(lambda: table.status == "over")
+    await eventually(lambda: table.status == "over")
     assert table.game.cards_played == 6
     assert table.game.tricks == 2  # the stacked deal
     await _close(service)
@@ -259,5 +260,5 @@ async def test_a_pace_chosen_while_a_battle_waits_counts_from_its_start(tmp_path
     assert table.game.battles == 0
     now[0] += 20.0
     await set_pace(service, table.id, ann, "fast")  # 60 s * 0.25: already over
-    await _until(lambda: table.game.battles >= 1, seconds=5)
+    await eventually(lambda: table.game.battles >= 1, seconds=5)
     await _close(service)
