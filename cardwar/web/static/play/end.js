@@ -103,16 +103,35 @@ function foldButton(v, end) {
     button.setAttribute("aria-expanded", String(!folded));
   };
   show(Boolean(v.ui.endFolded));
-  button.addEventListener("click", () => show(!v.ui.endFolded));
+  button.addEventListener("click", () => {
+    show(!v.ui.endFolded);
+    if (v.ui.endFolded) tableAboveBar(end);
+  });
   if (!end.dataset.folds) {  // once: the screen is drawn again on every state
     end.dataset.folds = "1";
-    end.addEventListener("keydown", (e) => {
-      if (e.key !== "Escape" || v.ui.endFolded) return;
+    document.addEventListener("keydown", (e) => {  // wherever the focus is, but a field
+      if (e.key !== "Escape" || end.hidden || v.ui.endFolded) return;
+      const field = document.activeElement;
+      if (field && field !== end && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName)) return;
       const fold = /** @type {HTMLButtonElement | null} */ (end.querySelector(".end__fold"));
       if (fold) { fold.click(); fold.focus(); }
     });
   }
   return button;
+}
+
+/**
+ * Scroll the page so that the table's foot is above the folded bar (a phone's
+ * table fills the screen): nothing when it already is.
+ * @param {HTMLElement} end  the folded end screen
+ */
+function tableAboveBar(end) {
+  const felt = document.getElementById("felt");
+  if (!felt) return;
+  const below = felt.getBoundingClientRect().bottom - end.getBoundingClientRect().top + 8;
+  if (below <= 0) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: below, behavior: still ? "auto" : "smooth" });
 }
 
 /** A small celebration for the winner: a few cards thrown up (CSS; none with

@@ -59,6 +59,7 @@ import { renderSlapRules, renderSlapTable } from "./slaptable.js";
  * @property {boolean} late  the rematch started without us (?error=rematch)
  * @property {string} shared  what the share button says it did
  * @property {boolean} [endFolded]  the end screen is folded down to a bar (end.js)
+ * @property {number} [took]  the battle whose "+N" was drawn last (it pops once)
  * @property {number} [enter]  the battle whose cards are dealt onto the table in this draw
  * @property {number[]} [counts]  the pile counts drawn last (a change is shown)
  * @property {{battle: number, text: string, seat: number | null}[]} [history]
@@ -425,6 +426,8 @@ export function tableSeat(v, state, s) {
     // the names and tags above the cards), else at the seat's corner
     const took = el("span", "tseat__took", "+" + w.num(state.last.pot));
     took.setAttribute("aria-hidden", "true");
+    if (v.ui.took === state.last.battle) took.classList.add("tseat__took--shown");  // pops once
+    v.ui.took = state.last.battle;
     const won = area.querySelector(".pcard--won");
     if (won) took.classList.add("tseat__took--card");
     (won || box).appendChild(took);
