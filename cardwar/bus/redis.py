@@ -241,8 +241,11 @@ class RedisBus:
             return
         if stored:
             self._unsent.pop(game_id, None)
-        self._send(game_id, json.dumps({"o": self.origin, "m": message}, separators=(",", ":")),
-                   game_id if held else None)
+        self._send(game_id, self._wire(message), game_id if held else None)
+
+    def _wire(self, message: Message) -> str:
+        """``message`` as this process publishes it (the payload in the module docstring)."""
+        return json.dumps({"o": self.origin, "m": message}, separators=(",", ":"))
 
     def _send(self, game_id: str, payload: str, counted: str | None = None) -> None:
         """Queue ``payload`` for ``game_id``'s channel (see the module docstring);
@@ -317,7 +320,7 @@ class RedisBus:
         self._alone.discard(game_id)
         last = self._unsent.pop(game_id, None)
         if last is not None:
-            self._send(game_id, json.dumps({"o": self.origin, "m": last}, separators=(",", ":")))
+            self._send(game_id, self._wire(last))
 
     # -- subscribing -------------------------------------------------------
     @asynccontextmanager

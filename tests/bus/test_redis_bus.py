@@ -310,6 +310,14 @@ async def test_back_after_a_loss_presence_is_said_without_waiting_for_the_livene
 
 
 
+async def _held_back(bus, store) -> None:
+    """Once ``bus``'s subscription to g1 is confirmed, publish event 1 and wait until
+    it reached only that subscription: g1's next stored events stay in the process."""
+    await eventually(lambda: "g1" in bus._confirmed)
+    await bus.publish("g1", store.add(1))
+    await eventually(lambda: not bus.publishing("g1"))
+
+
 @pytest.mark.anyio
 async def test_events_nobody_else_listens_to_stay_here_until_another_process_follows(prefix):
     # one owner per game (issue 23): an event that only comes back to its own
@@ -322,9 +330,7 @@ async def test_events_nobody_else_listens_to_stay_here_until_another_process_fol
     b.attach(Hooks(catch_up=store.catch_up))
     async with a.subscribe("g1") as sub_a:
         sub_a.start_after(0)
-        await eventually(lambda: "g1" in a._confirmed)
-        await a.publish("g1", store.add(1))
-        await eventually(lambda: not a.publishing("g1"))  # it reached only a's own subscription
+        await _held_back(a, store)
         sent = a.sent
         for seq in (2, 3):
             await a.publish("g1", store.add(seq))
@@ -364,9 +370,7 @@ async def test_the_last_event_held_back_goes_out_when_another_process_is_heard(p
     a, b = RedisBus(REDIS_URL, prefix), RedisBus(REDIS_URL, prefix)
     a.attach(Hooks(catch_up=store.catch_up))
     async with a.subscribe("g1"):
-        await eventually(lambda: "g1" in a._confirmed)
-        await a.publish("g1", store.add(1))
-        await eventually(lambda: not a.publishing("g1"))
+        await _held_back(a, store)
         raw = aioredis.from_url(REDIS_URL)
         listener = raw.pubsub()
         await listener.subscribe(a.channel("g1"))  # a does not know of it yet

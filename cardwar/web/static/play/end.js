@@ -126,9 +126,7 @@ function foldButton(v, end) {
  * @param {HTMLElement} end  the folded end screen
  */
 function tableAboveBar(end) {
-  const felt = document.getElementById("felt");
-  if (!felt) return;
-  const below = felt.getBoundingClientRect().bottom - end.getBoundingClientRect().top + 8;
+  const below = byId("felt").getBoundingClientRect().bottom - end.getBoundingClientRect().top + 8;
   if (below <= 0) return;
   const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
   window.scrollBy({ top: below, behavior: still ? "auto" : "smooth" });
